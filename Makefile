@@ -1,0 +1,43 @@
+# Connect 4 board: one Makefile for the simulator, the tests and the benchmarks.
+# Every target installs what it needs itself: a virtual environment with the
+# pinned tools of requirements-dev.txt, and the Node packages of package.json.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+SIM_ARGS ?=
+BENCH_ARGS ?=
+
+.PHONY: help sim test bench engine clean
+
+help:
+	@echo "make sim     play the engine in the terminal"
+	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross)"
+	@echo "make bench   speed and strength figures for the README"
+	@echo "make engine  the engine line protocol on stdin/stdout"
+
+$(VENV_STAMP): requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+sim: $(VENV_STAMP)
+	$(PY) -m host_sim.play $(SIM_ARGS)
+
+engine: $(VENV_STAMP)
+	$(PY) -m host_sim.engine
+
+test: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) -m pytest tests -q
+
+bench: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) tools/bench.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

@@ -1,0 +1,39 @@
+"""The AI's strength levels: depth and node budgets, never wall-clock time.
+
+A level is (depth cap, node budget, blunder percent). The measured strength of
+each level and its estimated time per move on the chip are in the README
+(`make bench`). The time cap that the board adds is a safety net only.
+"""
+
+# depth, nodes, blunder %
+LEVELS = (
+    (1, 100, 30),       # 1: a child can win
+    (2, 300, 15),       # 2
+    (3, 800, 8),        # 3
+    (4, 1500, 4),       # 4
+    (6, 3000, 2),       # 5
+    (8, 6000, 0),       # 6
+    (12, 12000, 0),     # 7
+    (42, 20000, 0),     # 8: the strongest the chip affords (about 2 s a move)
+)
+
+MIN_LEVEL = 1
+MAX_LEVEL = len(LEVELS)
+
+
+def clamp_level(level):
+    return max(MIN_LEVEL, min(MAX_LEVEL, int(level)))
+
+
+def limits(level):
+    """(depth, nodes, blunder percent) of a 1-based level."""
+    return LEVELS[clamp_level(level) - 1]
+
+
+def demo_pair(rng):
+    """Two different random levels for an AI-vs-AI demo game."""
+    a = MIN_LEVEL + rng.below(MAX_LEVEL)
+    b = MIN_LEVEL + rng.below(MAX_LEVEL - 1)
+    if b >= a:
+        b += 1
+    return a, b

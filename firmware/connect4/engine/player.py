@@ -1,0 +1,41 @@
+"""The AI player: a level's limits, the blunder setting and the seeded PRNG.
+
+A blunder is a uniformly random legal move, drawn with the level's chance,
+but never when the AI can win at once or must block: those it always plays.
+"""
+from connect4.engine import levels
+from connect4.engine.rng import Rng
+from connect4.engine.search import Searcher, SearchResult
+
+
+class AIPlayer:
+    def __init__(self, level=levels.MAX_LEVEL, seed=1, blunder=None, searcher=None):
+        self.searcher = searcher or Searcher()
+        self.rng = Rng(seed)
+        self.level = levels.clamp_level(level)
+        self.blunder = blunder  # percent; None = the level's own
+
+    def set_level(self, level):
+        self.level = levels.clamp_level(level)
+
+    def blunder_percent(self):
+        if self.blunder is not None:
+            return self.blunder
+        return levels.limits(self.level)[2]
+
+    def choose(self, board, poll=None, info=None, depth=None, nodes=None, time_ms=0):
+        """Search `board` and return a SearchResult; depth/nodes override the level."""
+        level_depth, level_nodes, _ = levels.limits(self.level)
+        moves = board.legal_moves()
+        if not moves:
+            raise ValueError("game is over")
+        forced = [c for c in moves if board.is_winning_move(c)]
+        if not forced:
+            forced = [c for c in moves if board.is_winning_move(c, 3 - board.turn)]
+        if not forced and self.rng.chance(self.blunder_percent()):
+            return SearchResult(self.rng.choice(moves), 0, 0, 0, "blunder")
+        return self.searcher.search(
+            board,
+            depth=level_depth if depth is None else depth,
+            nodes=level_nodes if nodes is None else nodes,
+            time_ms=time_ms, poll=poll, info=info, rng=self.rng)

@@ -1,0 +1,186 @@
+"""Iterative deepening around the hot core: limits, root ordering, ties, abort.
+
+The root is searched here in plain Python (a handful of calls per iteration);
+every subtree goes to `core.search`. Limits are a depth cap and a node budget,
+which make the result the same on every machine, plus an optional wall-clock
+cap that the board uses only as a safety net. A poll callable, called every
+`poll_interval` nodes from inside the search, can stop it at once: the result is
+then the best move of the deepest finished iteration (or a better one already
+proved in the unfinished one), and always legal.
+"""
+from time import ticks_ms, ticks_diff, ticks_add
+
+from connect4.engine import core
+from connect4.engine.core import WIN, INF
+
+STOP_NONE = ""
+STOP_NODES = "nodes"
+STOP_POLL = "poll"
+STOP_TIME = "time"
+
+
+class SearchResult:
+    def __init__(self, move, score, depth, nodes, stopped=STOP_NONE):
+        self.move = move  # 0-based column
+        self.score = score  # side to move's view, see core
+        self.depth = depth  # deepest finished iteration
+        self.nodes = nodes
+        self.stopped = stopped  # why the search stopped early, "" if it did not
+
+    def __repr__(self):
+        return "SearchResult(move=%d, score=%d, depth=%d, nodes=%d, stopped=%r)" % (
+            self.move, self.score, self.depth, self.nodes, self.stopped)
+
+
+def is_win_score(score):
+    return score > WIN or score < -WIN
+
+
+def moves_to_end(score, count):
+    """Discs the winner still has to drop for a forced result (0 for none)."""
+    if not is_win_score(score):
+        return 0
+    disc = WIN + 43 - (score if score > 0 else -score)  # number of the winning disc
+    return (disc - count + 1) // 2
+
+
+class Searcher:
+    """Owns the preallocated arena and transposition table (8 bytes an entry)."""
+
+    def __init__(self, tt_entries=4096, poll_interval=256, weights=core.DEFAULT_WEIGHTS):
+        if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
+            raise ValueError("tt_entries must be a power of two from 16 to 65536")
+        if poll_interval & (poll_interval - 1) or not 1 <= poll_interval <= 65536:
+            raise ValueError("poll_interval must be a power of two up to 65536")
+        self.tt_entries = tt_entries
+        self.poll_interval = poll_interval
+        self.arena = bytearray(core.ARENA_SIZE)
+        core.init_arena(self.arena, weights)
+        self.tt = bytearray(8 * tt_entries)
+        self.scores = [0] * 7
+        self._user_poll = None
+        self._deadline = 0
+        self._timed = False
+        self._stop = STOP_NONE
+        self._hook = self._poll  # bound once, not per poll
+
+    def set_weights(self, weights):
+        core.set_weights(self.arena, weights)
+
+    def _poll(self):
+        if self._timed and ticks_diff(ticks_ms(), self._deadline) >= 0:
+            self._stop = STOP_TIME
+            return 1
+        if self._user_poll is not None and self._user_poll():
+            self._stop = STOP_POLL
+            return 1
+        return 0
+
+    def search(self, board, depth=42, nodes=0, time_ms=0, poll=None, info=None, rng=None):
+        """Best move for the side to move of `board` (a Board, left unchanged).
+
+        depth: iteration cap; nodes: node budget (0 = none); time_ms: wall-clock
+        safety cap (0 = none); poll(): truthy stops the search; info(depth,
+        score, nodes) after each finished iteration; rng breaks ties.
+        """
+        if board.is_over():
+            raise ValueError("game is over")
+        arena = self.arena
+        h = core.load_position(arena, board.cells, board.tops, board.count)
+        n = board.count
+        player = board.turn
+        s = core.scan(arena, player)
+        wins = s & 0x7F
+        threats = (s >> 7) & 0x7F
+        legal = (s >> 21) & 0x7F
+        if wins:
+            return SearchResult(self._pick(wins, rng), WIN + 42 - n, 1, 0)
+        if threats:
+            cands = threats
+            if threats & (threats - 1):
+                return SearchResult(self._pick(threats, None), -(WIN + 41 - n), 1, 0)
+        else:
+            cands = legal & ~(s >> 14) & 0x7F
+            if not cands:  # every move loses at once: delay by playing anything
+                return SearchResult(self._pick(legal, None), -(WIN + 41 - n), 1, 0)
+        order = [c for c in (3, 2, 4, 1, 5, 0, 6) if cands & (1 << c)]
+
+        core.clear(self.tt, len(self.tt))
+        core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
+        self._user_poll = poll
+        self._timed = time_ms > 0
+        self._deadline = ticks_add(ticks_ms(), time_ms) if self._timed else 0
+        self._stop = STOP_NONE
+        core._poll = self._hook
+        try:
+            return self._deepen(order, h, player, min(depth, 42 - n), nodes, info, rng)
+        finally:
+            core._poll = core.no_poll
+            self._user_poll = None
+
+    def _deepen(self, order, h, player, max_depth, budget, info, rng):
+        arena = self.arena
+        scores = self.scores
+        best_move = order[0]
+        best_score = 0
+        done_depth = 0
+        for d in range(1, max_depth + 1):
+            move, score, partial = self._root(order, h, player, d, rng)
+            if core.aborted(arena):
+                if partial is not None:
+                    best_move, best_score = partial
+                break
+            best_move, best_score, done_depth = move, score, d
+            if info is not None:
+                info(d, score, core.nodes(arena))
+            if is_win_score(score):
+                break  # proved: deeper iterations cannot change it
+            # next iteration: best first, then the rest by this one's scores
+            order.sort(key=lambda c: -scores[c])
+            order.remove(move)
+            order.insert(0, move)
+        stopped = STOP_NONE
+        if core.aborted(arena):
+            stopped = self._stop or STOP_NODES
+        return SearchResult(best_move, best_score, done_depth, core.nodes(arena), stopped)
+
+    def _root(self, order, h, player, depth, rng):
+        """One iteration over the root moves with ties kept exact.
+
+        Later moves are searched with the window (best - 1, INF), so a move
+        that only equals the best comes back exact and the rng picks among
+        equals. Returns (move, score, partial) where partial is (move, score)
+        of a move proved better than the first one before an abort.
+        """
+        arena = self.arena
+        scores = self.scores
+        tt = self.tt
+        best = -INF
+        move = order[0]
+        ties = 1
+        partial = None
+        for i in range(len(order)):
+            c = order[i]
+            hz = core.play(arena, c, player, h)
+            if i == 0:
+                sc = -core.search(arena, tt, depth - 1, -INF, INF, hz)
+            else:
+                sc = -core.search(arena, tt, depth - 1, -INF, 1 - best, hz)
+            core.unplay(arena, c)
+            if core.aborted(arena):
+                break
+            scores[c] = sc
+            if sc > best:
+                if i > 0:
+                    partial = (c, sc)
+                best, move, ties = sc, c, 1
+            elif sc == best and rng is not None:
+                ties += 1
+                if rng.below(ties) == 0:
+                    move = c
+        return move, best, partial
+
+    @staticmethod
+    def _pick(mask, rng):
+        cols = [c for c in (3, 2, 4, 1, 5, 0, 6) if mask & (1 << c)]
+        return cols[rng.below(len(cols))] if rng is not None and len(cols) > 1 else cols[0]

@@ -1,0 +1,18 @@
+"""Assertion helpers that work under pytest and under MicroPython alike."""
+
+
+def raises(exc_type, func, *args):
+    """Call func(*args); return the exception's message, fail if none was raised."""
+    try:
+        func(*args)
+    except exc_type as e:
+        return str(e)
+    raise AssertionError("%s not raised" % exc_type.__name__)
+
+
+# Positions whose side to move has a forced win in exactly 3 or 5 plies (no
+# immediate win); tests/test_fixtures.py proves each with the perfect solver.
+WIN_IN_3 = ("4343723627611423746347", "22442413457266776", "1236234731633615215235")
+WIN_IN_5 = ("777365617335663", "377464475156376", "77111336311476715763332756")
+# A full board without a winner.
+DRAW = "627611313612643311373445565265752224447775"

@@ -1,0 +1,141 @@
+"""Search: tactics, exact results, limits, abort, determinism."""
+from connect4.engine.board import Board
+from connect4.engine.search import Searcher, is_win_score, moves_to_end, STOP_POLL, STOP_NODES
+from connect4.engine.player import AIPlayer
+from connect4.engine.rng import Rng
+from connect4.engine import levels
+from checks import WIN_IN_3, WIN_IN_5
+
+SEARCHER = Searcher(tt_entries=1024)
+
+
+def test_takes_a_win_in_one():
+    b = Board("112233")  # X can complete 1-2-3-4 on the bottom row
+    r = SEARCHER.search(b, depth=4)
+    assert r.move == 3 and is_win_score(r.score) and r.score > 0
+
+
+def test_blocks_a_loss_in_one():
+    b = Board("1122336")  # O to move must block column 4
+    r = SEARCHER.search(b, depth=4)
+    assert r.move == 3
+
+
+def test_never_plays_under_an_opponent_threat():
+    rng = Rng(11)
+    checked = 0
+    for game in range(40):
+        b = Board()
+        while not b.is_over() and b.count < 30:
+            moves = b.legal_moves()
+            opp = 3 - b.turn
+            safe = [c for c in moves if b.height(c) >= 5 or not b.is_winning_move_at(c, b.height(c) + 1, opp)]
+            urgent = [c for c in moves if b.is_winning_move(c) or b.is_winning_move(c, opp)]
+            if safe and len(safe) < len(moves) and not urgent:
+                move = SEARCHER.search(b, depth=3).move
+                assert move in safe, (b.moves_string(), move)
+                checked += 1
+            b.play(moves[rng.below(len(moves))])
+    assert checked >= 10
+
+
+def check_forced_win(positions, plies):
+    for moves in positions:
+        b = Board(moves)
+        r = SEARCHER.search(b, depth=plies + 1, nodes=200000)
+        assert r.score > 0 and is_win_score(r.score), (moves, r)
+        assert moves_to_end(r.score, b.count) == (plies + 1) // 2, (moves, r)
+        # the move really wins: the opponent's best reply still loses
+        b.play(r.move)
+        reply = SEARCHER.search(b, depth=plies, nodes=200000)
+        assert reply.score < 0 and is_win_score(reply.score), (moves, reply)
+
+
+def test_finds_forced_wins_in_3_plies():
+    check_forced_win(WIN_IN_3, 3)
+
+
+def test_finds_forced_wins_in_5_plies():
+    check_forced_win(WIN_IN_5, 5)
+
+
+def test_abort_at_once_returns_a_legal_move():
+    b = Board("4453")
+    s = Searcher(tt_entries=256, poll_interval=1)
+    r = s.search(b, nodes=100000, poll=lambda: True)
+    assert r.stopped == STOP_POLL
+    assert b.can_play(r.move)
+
+
+def test_abort_midway_keeps_the_deepest_finished_iteration():
+    b = Board("4453")
+    s = Searcher(tt_entries=256, poll_interval=16)
+    full = []
+    s.search(b, depth=5, info=lambda d, sc, n: full.append((d, sc, n)))
+    calls = [0]
+
+    def poll():
+        calls[0] += 1
+        return calls[0] > full[3][2] // 16 + 1  # after depth 4 finished
+
+    r = s.search(b, depth=42, poll=poll)
+    assert r.stopped == STOP_POLL and r.depth >= 4
+    assert b.can_play(r.move)
+
+
+def test_node_budget_is_respected_and_reported():
+    r = SEARCHER.search(Board(), nodes=3000)
+    assert r.stopped == STOP_NODES
+    assert 3000 <= r.nodes <= 3001
+
+
+def test_same_seed_same_game():
+    def game(seed):
+        b = Board()
+        players = (AIPlayer(level=3, seed=seed), AIPlayer(level=5, seed=seed + 1))
+        while not b.is_over():
+            b.play(players[b.count & 1].choose(b).move)
+        return b.moves_string()
+    assert game(7) == game(7)
+    assert game(7) != game(8) or game(7) != game(9)
+
+
+def test_blunder_never_skips_a_win_or_a_block():
+    win = Board("112233")
+    block = Board("1122336")
+    for seed in range(30):
+        ai = AIPlayer(level=1, seed=seed, blunder=100)
+        assert ai.choose(win).move == 3
+        assert ai.choose(block).move == 3
+
+
+def test_blunder_plays_random_legal_moves():
+    ai = AIPlayer(level=8, seed=3, blunder=100)
+    b = Board("4453")
+    moves = set()
+    for _ in range(40):
+        r = ai.choose(b)
+        assert r.stopped == "blunder" and b.can_play(r.move)
+        moves.add(r.move)
+    assert len(moves) >= 5
+
+
+def test_levels_table_and_demo_pairs():
+    assert levels.MAX_LEVEL >= 8
+    prev = (0, 0)
+    for level in range(1, levels.MAX_LEVEL + 1):
+        depth, nodes, blunder = levels.limits(level)
+        assert (depth, nodes) >= prev and 0 <= blunder <= 100
+        prev = (depth, nodes)
+    rng = Rng(5)
+    seen = set()
+    for _ in range(200):
+        a, b = levels.demo_pair(rng)
+        assert a != b and 1 <= a <= levels.MAX_LEVEL and 1 <= b <= levels.MAX_LEVEL
+        seen.add((a, b))
+    assert len(seen) > 20
+
+
+def test_rng_is_the_same_everywhere():
+    rng = Rng(12345)
+    assert [rng.next32() for _ in range(3)] == [3336926330, 1697253807, 2816511904]

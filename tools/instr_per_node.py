@@ -1,0 +1,55 @@
+"""Instructions per search node of the native (viper) engine, by callgrind.
+
+The chip's time per move is estimated as nodes x instructions per node /
+100 M instructions per second. Instructions per node are counted, not timed:
+valgrind's callgrind runs tools/chipbench.py on a MicroPython unix-port binary
+that you built yourself from MicroPython's source (its docs explain how; a
+32-bit build with MICROPY_FORCE_32BIT=1 has the chip's 31-bit small ints and
+native emitter semantics). Two budgets are run and the difference taken, so
+start-up and imports cancel out.
+
+Usage: python tools/instr_per_node.py /path/to/micropython [--low 30000] [--high 120000]
+Prints one line: `instructions per node N (binary, budgets)`.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def count(binary, budget):
+    """(total instructions, nodes) of one chipbench run under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(tmp, "cg.out"),
+             binary, os.path.join(ROOT, "tools", "chipbench.py"), str(budget),
+             os.path.join(ROOT, "firmware")],
+            capture_output=True, text=True, check=True)
+    instructions = int(re.search(r"Collected : (\d+)", result.stderr).group(1))
+    nodes = int(re.search(r"total nodes (\d+)", result.stdout).group(1))
+    return instructions, nodes
+
+
+def measure(binary, low=3000, high=12000):
+    i1, n1 = count(binary, low)
+    i2, n2 = count(binary, high)
+    return (i2 - i1) // (n2 - n1)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("micropython", help="a MicroPython unix-port binary with the native emitter")
+    parser.add_argument("--low", type=int, default=3000, help="node budget per position, first run")
+    parser.add_argument("--high", type=int, default=12000, help="node budget per position, second run")
+    args = parser.parse_args(argv)
+    ipn = measure(args.micropython, args.low, args.high)
+    print("instructions per node %d (%s, budgets %d/%d)" % (ipn, args.micropython, args.low, args.high))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

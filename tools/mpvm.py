@@ -1,0 +1,40 @@
+"""Run scripts in the real MicroPython VM (tools/mpvm/run.mjs under Node).
+
+CPython hides MicroPython differences (31-bit small ints, no native emitter,
+a small fixed heap); pytest uses this to run the same code on the real VM.
+"""
+import os
+import shutil
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_MJS = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+FIRMWARE = (os.path.join(ROOT, "firmware"), "/firmware")
+
+
+def available():
+    """True when node and the npm package are installed (else tests skip)."""
+    return bool(shutil.which("node")) and os.path.isfile(os.path.join(PACKAGE, "micropython.mjs"))
+
+
+def run(script, *args, paths=(), heap="256k", strip_native=True, timeout=120, input=None,
+        grow=False, cwd=None):
+    """Run `script` (a host path, or a VM path inside `paths`) in the VM.
+
+    `paths` are extra (host_dir, vm_dir) pairs, copied in and put on sys.path
+    after the firmware (mapped to /firmware). `heap` caps the GC heap ('180k');
+    `grow=True` lets it grow instead. Returns the CompletedProcess (text).
+    """
+    cmd = ["node", RUN_MJS, "--heap", str(heap)]
+    for host, vm in (FIRMWARE,) + tuple(paths):
+        cmd += ["--path", "%s=%s" % (os.fspath(host), vm)]
+    if strip_native:
+        cmd.append("--strip-native")
+    if grow:
+        cmd.append("--grow")
+    if cwd:
+        cmd += ["--cwd", cwd]
+    cmd += [os.fspath(script)] + [str(a) for a in args]
+    return subprocess.run(cmd, cwd=ROOT, input=input, capture_output=True, text=True,
+                          timeout=timeout, stdin=None if input is not None else subprocess.DEVNULL)

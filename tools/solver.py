@@ -1,0 +1,311 @@
+"""Perfect Connect 4 solver (7 columns x 6 rows) for the host, in CPython.
+
+Why: the board's AI has to be judged against ground truth, and the tests need
+exact scores for arbitrary positions. This module gives them, following the
+techniques of Pascal Pons' solver (github.com/PascalPons/connect4, explained
+step by step at blog.gamesolver.org): a 7x7 bitboard, win detection with
+shifts, alpha-beta negamax with centre-first and threat-count move ordering,
+pruning of losing moves, a transposition table keeping lower and upper
+bounds, and a null-window binary search on the score.  It runs on the host
+only; the chip never imports it.
+
+Notation: a position is the string of its moves as 1-based column digits, in
+play order ("4453").  Scores use Pons' convention (that of his benchmark files
+Test_Lx_Ry): seen from the side to move, 0 is a draw, and a win with the
+player's k-th disc scores 22 - k (a loss -(22 - k) for the opponent's k-th),
+i.e. (WIDTH*HEIGHT + 1 - n) // 2 when the winner can play its winning disc
+on a board holding n discs.
+
+Usage:
+    python tools/solver.py 4453                  # score and per-column scores
+    python tools/solver.py --check FILE [--limit N]
+"""
+
+import argparse
+import sys
+import time
+from typing import Iterator, List, NamedTuple, Optional, Tuple
+
+WIDTH = 7
+HEIGHT = 6
+CELLS = WIDTH * HEIGHT
+_H1 = HEIGHT + 1  # each column uses HEIGHT bits plus a spare top bit
+
+MIN_SCORE = -(CELLS // 2) + 3  # worst score reachable in a search (-18)
+MAX_SCORE = (CELLS + 1) // 2 - 3  # best score reachable in a search (18)
+
+_BOTTOM = sum(1 << (col * _H1) for col in range(WIDTH))
+_BOARD = _BOTTOM * ((1 << HEIGHT) - 1)
+_COLUMN = tuple(((1 << HEIGHT) - 1) << (col * _H1) for col in range(WIDTH))
+_TOP = tuple(1 << (HEIGHT - 1 + col * _H1) for col in range(WIDTH))
+
+# Centre-first order, each column with a rank that breaks ties in favour of
+# the centre when moves are sorted by descending (threats, rank).
+_ORDER = (3, 2, 4, 1, 5, 0, 6)
+_RANKED_COLUMNS = tuple((WIDTH - i, _COLUMN[col]) for i, col in enumerate(_ORDER))
+
+_TT_CAP = 1 << 21  # entries per bound table before it is cleared
+
+
+def _winning_cells(stones: int, mask: int) -> int:
+    """Empty cells that would complete four in a row for `stones`."""
+    # vertical: the cell right above three stacked stones
+    cells = (stones << 1) & (stones << 2) & (stones << 3)
+    # horizontal (7), diagonal / (8) and diagonal \ (6): the missing cell may be
+    # at either end of three in a row or in one of the two gaps.
+    for step in (_H1, _H1 + 1, _H1 - 1):
+        pair = (stones << step) & (stones << 2 * step)
+        cells |= pair & ((stones << 3 * step) | (stones >> step))
+        pair = (stones >> step) & (stones >> 2 * step)
+        cells |= pair & ((stones >> 3 * step) | (stones << step))
+    return cells & (_BOARD ^ mask)
+
+
+class Position(NamedTuple):
+    """A position as bitboards: the side to move's stones and all stones."""
+
+    current: int
+    mask: int
+    moves: int
+    won: bool  # the last move completed four in a row
+
+    @classmethod
+    def parse(cls, moves: str) -> "Position":
+        """Play `moves` from the empty board, rejecting any illegal move."""
+        current = mask = 0
+        won = False
+        for index, char in enumerate(moves):
+            if won:
+                raise ValueError(f"move {char!r} at index {index}: game already won")
+            if char not in "1234567":
+                raise ValueError(f"move {char!r} at index {index}: not a column 1-{WIDTH}")
+            col = int(char) - 1
+            if mask & _TOP[col]:
+                raise ValueError(f"move {char!r} at index {index}: column is full")
+            cell = (mask + _BOTTOM) & _COLUMN[col]
+            won = bool(cell & _winning_cells(current, mask))
+            current, mask = current ^ mask, mask | cell
+        return cls(current, mask, len(moves), won)
+
+    def is_over(self) -> bool:
+        return self.won or self.moves == CELLS
+
+    def play(self, col: int) -> "Position":
+        """The position after dropping a disc in 0-based `col` (not full)."""
+        cell = (self.mask + _BOTTOM) & _COLUMN[col]
+        won = bool(cell & _winning_cells(self.current, self.mask))
+        return Position(self.current ^ self.mask, self.mask | cell, self.moves + 1, won)
+
+    def can_play(self, col: int) -> bool:
+        return not self.mask & _TOP[col]
+
+    def can_win_next(self) -> bool:
+        possible = (self.mask + _BOTTOM) & _BOARD
+        return bool(possible & _winning_cells(self.current, self.mask))
+
+
+class Solver:
+    """Exact solver whose transposition table persists between calls."""
+
+    def __init__(self, table_cap: int = _TT_CAP) -> None:
+        self.table_cap = table_cap
+        self.nodes = 0  # negamax calls since the last reset()
+        self._lower = {}  # key -> lower bound of the score
+        self._upper = {}  # key -> upper bound of the score
+
+    def reset(self) -> None:
+        """Forget the transposition table and the node count."""
+        self.nodes = 0
+        self._lower.clear()
+        self._upper.clear()
+
+    def solve(self, moves: str) -> int:
+        """Exact score of the position `moves` for the side to move."""
+        position = Position.parse(moves)
+        if position.is_over():
+            raise ValueError(f"position {moves!r} is already over")
+        return self._score(position)
+
+    def analyze(self, moves: str) -> List[Optional[int]]:
+        """Score of each column for the player moving there; None if full."""
+        position = Position.parse(moves)
+        if position.is_over():
+            raise ValueError(f"position {moves!r} is already over")
+        return [self._move_score(position, col) if position.can_play(col) else None
+                for col in range(WIDTH)]
+
+    def best_moves(self, moves: str) -> List[int]:
+        """The 1-based columns whose analyze() score is the best."""
+        scores = self.analyze(moves)
+        best = max(score for score in scores if score is not None)
+        return [col + 1 for col, score in enumerate(scores) if score == best]
+
+    def _move_score(self, position: Position, col: int) -> int:
+        child = position.play(col)
+        if child.won:
+            return (CELLS + 1 - position.moves) // 2
+        if child.moves == CELLS:
+            return 0
+        return -self._score(child)
+
+    def _score(self, position: Position) -> int:
+        """Binary search on the score with null-window negamax probes."""
+        n = position.moves
+        if position.can_win_next():
+            return (CELLS + 1 - n) // 2
+        low, high = -((CELLS - n) // 2), (CELLS + 1 - n) // 2
+        while low < high:
+            # probe the middle, pulled towards 0 to settle the sign quickly
+            probe = low + (high - low) // 2
+            if probe <= 0 and -(-low // 2) < probe:
+                probe = -(-low // 2)
+            elif probe >= 0 and high // 2 > probe:
+                probe = high // 2
+            result = self._negamax(position.current, position.mask, n, probe, probe + 1)
+            if result <= probe:
+                high = result
+            else:
+                low = result
+        return low
+
+    def _store(self, table: dict, key: int, score: int) -> None:
+        if len(table) >= self.table_cap:
+            table.clear()
+        table[key] = score
+
+    def _negamax(self, current: int, mask: int, n: int, alpha: int, beta: int) -> int:
+        """Score within [alpha, beta] of a position where the side to move
+        cannot win at once: exact inside the window, else a bound beyond it."""
+        self.nodes += 1
+        possible = (mask + _BOTTOM) & _BOARD
+        threats = _winning_cells(current ^ mask, mask)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):  # two threats to block: lost
+                return -((CELLS - n) // 2)
+            possible = forced
+        possible &= ~(threats >> 1)  # never play right under a threat
+        if not possible:
+            return -((CELLS - n) // 2)
+        if n >= CELLS - 2:
+            return 0
+
+        low = -((CELLS - 2 - n) // 2)
+        high = (CELLS - 1 - n) // 2
+        key = current + mask
+        low = max(low, self._lower.get(key, low))
+        high = min(high, self._upper.get(key, high))
+        if alpha < low:
+            alpha = low
+            if alpha >= beta:
+                return alpha
+        if beta > high:
+            beta = high
+            if alpha >= beta:
+                return beta
+
+        children = []
+        for rank, column in _RANKED_COLUMNS:
+            cell = possible & column
+            if cell:
+                created = _winning_cells(current | cell, mask).bit_count()
+                children.append((created, rank, cell))
+        children.sort(reverse=True)
+
+        opponent = current ^ mask
+        for _, _, cell in children:
+            score = -self._negamax(opponent, mask | cell, n + 1, -beta, -alpha)
+            if score >= beta:
+                self._store(self._lower, key, score)
+                return score
+            if score > alpha:
+                alpha = score
+        self._store(self._upper, key, alpha)
+        return alpha
+
+
+_default_solver: Optional[Solver] = None
+
+
+def _shared_solver() -> Solver:
+    global _default_solver
+    if _default_solver is None:
+        _default_solver = Solver()
+    return _default_solver
+
+
+def solve(moves: str) -> int:
+    """Exact score of `moves` for the side to move (module-wide table)."""
+    return _shared_solver().solve(moves)
+
+
+def analyze(moves: str) -> List[Optional[int]]:
+    """Per-column scores of `moves` for the player to move (module-wide table)."""
+    return _shared_solver().analyze(moves)
+
+
+def best_moves(moves: str) -> List[int]:
+    """Best 1-based columns of `moves` (module-wide table)."""
+    return _shared_solver().best_moves(moves)
+
+
+def read_benchmark(path: str) -> Iterator[Tuple[int, str, int]]:
+    """Yield (line number, moves, score) from a `<digits> <score>` file,
+    skipping blank lines and lines starting with '#'."""
+    with open(path, encoding="ascii") as lines:
+        for number, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                moves, score = line.split()
+                yield number, moves, int(score)
+            except ValueError:
+                raise ValueError(f"{path}:{number}: expected '<digits> <score>'") from None
+
+
+def check_file(path: str, limit: Optional[int] = None, out=sys.stdout) -> int:
+    """Solve every position of a benchmark file, report, return mismatches."""
+    solver = Solver()
+    checked = mismatches = nodes = 0
+    start = time.perf_counter()
+    for number, moves, expected in read_benchmark(path):
+        if limit is not None and checked >= limit:
+            break
+        solver.reset()  # per-position node counts, as in Pons' benchmarks
+        got = solver.solve(moves)
+        nodes += solver.nodes
+        checked += 1
+        if got != expected:
+            mismatches += 1
+            print(f"line {number}: {moves} expected {expected}, got {got}", file=out)
+    seconds = time.perf_counter() - start
+    mean = nodes / checked if checked else 0.0
+    print(f"checked {checked}, mismatches {mismatches}, mean nodes {mean:.1f}, "
+          f"seconds {seconds:.2f}", file=out)
+    return mismatches
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description="Perfect Connect 4 solver.")
+    parser.add_argument("position", nargs="?", help="moves as 1-based column digits")
+    parser.add_argument("--check", metavar="FILE", help="check a benchmark file")
+    parser.add_argument("--limit", type=int, help="check only the first N positions")
+    args = parser.parse_args(argv)
+    if (args.position is None) == (args.check is None):
+        parser.error("give either a position or --check FILE")
+    try:
+        if args.check is not None:
+            return 1 if check_file(args.check, args.limit) else 0
+        solver = Solver()
+        print(f"score {solver.solve(args.position)}")
+        scores = solver.analyze(args.position)
+    except ValueError as error:
+        parser.error(str(error))
+    print("columns " + " ".join(f"{col}:{'full' if score is None else score}"
+                                for col, score in enumerate(scores, 1)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
