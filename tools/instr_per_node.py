@@ -8,17 +8,37 @@ that you built yourself from MicroPython's source (its docs explain how; a
 native emitter semantics). Two budgets are run and the difference taken, so
 start-up and imports cancel out.
 
-Usage: python tools/instr_per_node.py /path/to/micropython [--low 30000] [--high 120000]
-Prints one line: `instructions per node N (binary, budgets)`.
+Usage: python tools/instr_per_node.py /path/to/micropython [--record]
+Prints `instructions per node N`; --record writes it, with the engine's
+fingerprint, to tools/data/chip.txt, which `make bench` reads.
 """
 import argparse
+import hashlib
 import os
+import time
 import re
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHIP_FILE = os.path.join(ROOT, "tools", "data", "chip.txt")
+ENGINE_FILES = ("board.py", "core.py", "search.py")
+
+
+def engine_fingerprint():
+    """A hash of the engine sources the figure depends on, to spot a stale record."""
+    digest = hashlib.sha1()
+    for name in ENGINE_FILES:
+        with open(os.path.join(ROOT, "firmware", "connect4", "engine", name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:12]
+
+
+def version(binary):
+    out = subprocess.run([binary, "-c", "import sys; print(sys.version)"],
+                         capture_output=True, text=True, check=True).stdout
+    return out.strip().split("; ")[-1]
 
 
 def count(binary, budget):
@@ -45,9 +65,17 @@ def main(argv=None):
     parser.add_argument("micropython", help="a MicroPython unix-port binary with the native emitter")
     parser.add_argument("--low", type=int, default=3000, help="node budget per position, first run")
     parser.add_argument("--high", type=int, default=12000, help="node budget per position, second run")
+    parser.add_argument("--record", action="store_true", help="write the figure to tools/data/chip.txt")
     args = parser.parse_args(argv)
     ipn = measure(args.micropython, args.low, args.high)
     print("instructions per node %d (%s, budgets %d/%d)" % (ipn, args.micropython, args.low, args.high))
+    if args.record:
+        with open(CHIP_FILE, "w") as f:
+            f.write("# Written by: python tools/instr_per_node.py BINARY --record\n")
+            f.write("instructions_per_node %d\n" % ipn)
+            f.write("engine %s\n" % engine_fingerprint())
+            f.write("source callgrind on %s (unix port), chipbench budgets %d/%d, %s\n" % (
+                version(args.micropython), args.low, args.high, time.strftime("%Y-%m-%d")))
     return 0
 
 

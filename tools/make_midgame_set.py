@@ -15,7 +15,9 @@ Each game is played to ply 20 (or its end); a few of its positions at plies
 * the choice matters: at least one move keeps the sign of the game value
   (win / draw) and at least one move makes it worse,
 * and the solver finished within a node limit (deterministic, unlike a
-  clock: about 10 s of CPython at the default limit).
+  clock: a few seconds of CPython at the default limit). A cheap sign-only
+  search (window -1..1) rejects lost positions and those where every move
+  keeps the value before the exact per-move scores are computed.
 
 Output, one position a line (sorted, duplicates removed), with a comment
 header:   <moves> <score> <s1,s2,...,s7>
@@ -27,8 +29,8 @@ The same --seed and --games give the same file on every machine, whatever
 the number of worker processes.
 
 Usage (from the repository root):
-    python tools/make_midgame_set.py [--seed 1] [--games 600] [--workers 2]
-        [--node-limit 1000000] [--per-game 3] [--out tools/data/midgame.txt]
+    python tools/make_midgame_set.py [--seed 1] [--games 220] [--workers 2]
+        [--node-limit 800000] [--per-game 5] [--out tools/data/midgame.txt]
 """
 import argparse
 import multiprocessing
@@ -45,7 +47,8 @@ import host_sim  # noqa: F401,E402  (micropython stubs, firmware on sys.path)
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from connect4.engine.search import Searcher  # noqa: E402
-from tools.solver import Solver  # noqa: E402
+from tools import solver as solver_module  # noqa: E402
+from tools.solver import CELLS, Position, Solver  # noqa: E402
 from tools.tutorial_ai import TutorialAI  # noqa: E402
 
 BUDGETS = (500, 1000, 2000, 5000, 10000, 20000)
@@ -64,10 +67,42 @@ class LimitedSolver(Solver):
         super().__init__()
         self.limit = limit
 
-    def _negamax(self, current, mask, n, alpha, beta):
+    # Solver._negamax is private: it takes (current, mask, n, alpha, beta) and,
+    # in newer versions, the opponent's threat cells as well.
+    _WANTS_THREATS = Solver._negamax.__code__.co_argcount > 6
+
+    def _negamax(self, *args):
         if self.nodes >= self.limit:
             raise SolverGaveUp()
-        return Solver._negamax(self, current, mask, n, alpha, beta)
+        return Solver._negamax(self, *args)
+
+    def sign(self, position):
+        """Sign of the exact score of `position` (side to move): one search
+        with the window (-1, 1), far cheaper than the exact score."""
+        if position.can_win_next():
+            return 1
+        args = [position.current, position.mask, position.moves, -1, 1]
+        if self._WANTS_THREATS:
+            args.append(solver_module._winning_cells(position.current ^ position.mask,
+                                                     position.mask))
+        return sign(self._negamax(*args))
+
+    def move_signs(self, moves):
+        """Sign of each column's score for the player moving there, None if full."""
+        position = Position.parse(moves)
+        out = []
+        for col in range(7):
+            if not position.can_play(col):
+                out.append(None)
+                continue
+            child = position.play(col)
+            if child.won:
+                out.append(1)
+            elif child.moves == CELLS:
+                out.append(0)
+            else:
+                out.append(-self.sign(child))
+        return out
 
 
 def sign(x):
@@ -144,11 +179,15 @@ def work(job):
         tried += 1
         solver.nodes = 0
         try:
+            # cheap filter first: a lost position, or one where every move
+            # keeps the value, needs no exact scores
+            if solver.sign(Position.parse(pos)) < 0 or not choice_matters(solver.move_signs(pos)):
+                continue
             scores = solver.analyze(pos)
         except SolverGaveUp:
             gave_up += 1
             continue
-        if choice_matters(scores):
+        if choice_matters(scores):  # always, given the filter; kept as a check
             kept.append((pos, max(s for s in scores if s is not None), scores))
     return index, kept, tried, gave_up, time.perf_counter() - start
 
@@ -160,11 +199,11 @@ def format_line(pos, score, scores):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--games", type=int, default=600)
+    ap.add_argument("--games", type=int, default=220)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--node-limit", type=int, default=1000000,
-                    help="solver nodes per position before giving up (~10 s)")
-    ap.add_argument("--per-game", type=int, default=3, help="positions analysed per game")
+    ap.add_argument("--node-limit", type=int, default=800000,
+                    help="solver nodes per position before giving up (a few s)")
+    ap.add_argument("--per-game", type=int, default=5, help="positions analysed per game")
     ap.add_argument("--out", default=DEFAULT_OUT)
     args = ap.parse_args(argv)
 

@@ -49,15 +49,18 @@ _TT_CAP = 1 << 21  # entries per bound table before it is cleared
 
 def _winning_cells(stones: int, mask: int) -> int:
     """Empty cells that would complete four in a row for `stones`."""
+    s = stones
     # vertical: the cell right above three stacked stones
-    cells = (stones << 1) & (stones << 2) & (stones << 3)
-    # horizontal (7), diagonal / (8) and diagonal \ (6): the missing cell may be
-    # at either end of three in a row or in one of the two gaps.
-    for step in (_H1, _H1 + 1, _H1 - 1):
-        pair = (stones << step) & (stones << 2 * step)
-        cells |= pair & ((stones << 3 * step) | (stones >> step))
-        pair = (stones >> step) & (stones >> 2 * step)
-        cells |= pair & ((stones >> 3 * step) | (stones << step))
+    cells = (s << 1) & (s << 2) & (s << 3)
+    # horizontal (step 7), diagonals (steps 8 and 6): `pair` marks the lower
+    # cell of two in a row; the missing cell is at either end of three in a
+    # row, or in a gap between a pair and a single stone.
+    pair = s & (s >> 7)
+    cells |= ((pair >> 7) & ((s >> 21) | (s << 7))) | ((pair << 14) & ((s << 21) | (s >> 7)))
+    pair = s & (s >> 8)
+    cells |= ((pair >> 8) & ((s >> 24) | (s << 8))) | ((pair << 16) & ((s << 24) | (s >> 8)))
+    pair = s & (s >> 6)
+    cells |= ((pair >> 6) & ((s >> 18) | (s << 6))) | ((pair << 12) & ((s << 18) | (s >> 6)))
     return cells & (_BOARD ^ mask)
 
 
@@ -150,9 +153,10 @@ class Solver:
 
     def _score(self, position: Position) -> int:
         """Binary search on the score with null-window negamax probes."""
-        n = position.moves
+        current, mask, n = position.current, position.mask, position.moves
         if position.can_win_next():
             return (CELLS + 1 - n) // 2
+        threats = _winning_cells(current ^ mask, mask)
         low, high = -((CELLS - n) // 2), (CELLS + 1 - n) // 2
         while low < high:
             # probe the middle, pulled towards 0 to settle the sign quickly
@@ -161,24 +165,23 @@ class Solver:
                 probe = -(-low // 2)
             elif probe >= 0 and high // 2 > probe:
                 probe = high // 2
-            result = self._negamax(position.current, position.mask, n, probe, probe + 1)
+            result = self._negamax(current, mask, n, probe, probe + 1, threats)
             if result <= probe:
                 high = result
             else:
                 low = result
         return low
 
-    def _store(self, table: dict, key: int, score: int) -> None:
-        if len(table) >= self.table_cap:
-            table.clear()
-        table[key] = score
+    def _negamax(self, current: int, mask: int, n: int, alpha: int, beta: int,
+                 threats: int) -> int:
+        """Score of a position where the side to move cannot win at once:
+        exact if inside ]alpha, beta[, else a bound on the far side of it.
 
-    def _negamax(self, current: int, mask: int, n: int, alpha: int, beta: int) -> int:
-        """Score within [alpha, beta] of a position where the side to move
-        cannot win at once: exact inside the window, else a bound beyond it."""
+        `threats` are the empty cells where the opponent would win; the
+        parent has them from ordering its moves, so they are passed down.
+        """
         self.nodes += 1
         possible = (mask + _BOTTOM) & _BOARD
-        threats = _winning_cells(current ^ mask, mask)
         forced = possible & threats
         if forced:
             if forced & (forced - 1):  # two threats to block: lost
@@ -190,31 +193,32 @@ class Solver:
         if n >= CELLS - 2:
             return 0
 
-        low = -((CELLS - 2 - n) // 2)
-        high = (CELLS - 1 - n) // 2
+        # The opponent cannot win at once after our move, so neither side's
+        # quickest possible win is reachable: narrow the window to what is.
         key = current + mask
-        low = max(low, self._lower.get(key, low))
-        high = min(high, self._upper.get(key, high))
+        low = self._lower.get(key, -((CELLS - 2 - n) // 2))
         if alpha < low:
             alpha = low
             if alpha >= beta:
                 return alpha
+        high = self._upper.get(key, (CELLS - 1 - n) // 2)
         if beta > high:
             beta = high
             if alpha >= beta:
                 return beta
 
+        # Explore moves creating the most threats first, centre first on ties.
         children = []
         for rank, column in _RANKED_COLUMNS:
             cell = possible & column
             if cell:
-                created = _winning_cells(current | cell, mask).bit_count()
-                children.append((created, rank, cell))
+                ours = _winning_cells(current | cell, mask) & ~cell
+                children.append((ours.bit_count(), rank, cell, ours))
         children.sort(reverse=True)
 
         opponent = current ^ mask
-        for _, _, cell in children:
-            score = -self._negamax(opponent, mask | cell, n + 1, -beta, -alpha)
+        for _, _, cell, ours in children:
+            score = -self._negamax(opponent, mask | cell, n + 1, -beta, -alpha, ours)
             if score >= beta:
                 self._store(self._lower, key, score)
                 return score
@@ -222,6 +226,11 @@ class Solver:
                 alpha = score
         self._store(self._upper, key, alpha)
         return alpha
+
+    def _store(self, table: dict, key: int, bound: int) -> None:
+        if len(table) >= self.table_cap:
+            table.clear()
+        table[key] = bound
 
 
 _default_solver: Optional[Solver] = None

@@ -7,13 +7,13 @@ each level and its estimated time per move on the chip are in the README
 
 # depth, nodes, blunder %
 LEVELS = (
-    (1, 100, 30),       # 1: a child can win
-    (2, 300, 15),       # 2
-    (3, 800, 8),        # 3
-    (4, 1500, 4),       # 4
-    (6, 3000, 2),       # 5
-    (8, 6000, 0),       # 6
-    (12, 12000, 0),     # 7
+    (1, 100, 90),       # 1: a child can win
+    (2, 200, 45),       # 2
+    (3, 600, 20),       # 3
+    (3, 800, 10),       # 4
+    (4, 1500, 5),       # 5
+    (6, 4000, 2),       # 6
+    (10, 10000, 0),     # 7
     (42, 20000, 0),     # 8: the strongest the chip affords (about 2 s a move)
 )
 

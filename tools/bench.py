@@ -1,0 +1,275 @@
+"""`make bench`: the engine's speed and strength, as Markdown tables for the README.
+
+Every figure is measured in this run:
+  1. nodes per second on CPython and in the MicroPython VM (tools/chipbench.py),
+     and instructions per node of the native code (callgrind on a MicroPython
+     unix-port binary given with --micropython, else the figure recorded in
+     tools/data/chip.txt by tools/instr_per_node.py, with its provenance);
+  2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
+     perfect solver (../shared/bench when present, else the samples in tests/data);
+  3. the top level against the classic tutorial AI over varied openings;
+  4. per level: nodes per move and the estimated time per move on the chip
+     (nodes x instructions per node / 100 M instructions per second), and the
+     level's results against a careless adult and against the tutorial AI.
+
+Usage: python tools/bench.py [--quick] [--micropython PATH] [--out FILE]
+"""
+import argparse
+import multiprocessing
+import os
+import re
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import host_sim  # noqa: E402,F401
+from connect4.engine import levels  # noqa: E402
+from connect4.engine.board import Board  # noqa: E402
+from connect4.engine.player import AIPlayer  # noqa: E402
+from connect4.engine.rng import Rng  # noqa: E402
+from tools import chipbench, mpvm  # noqa: E402
+from tools.solver import Solver, read_benchmark  # noqa: E402
+from tools.tutorial_ai import TutorialAI  # noqa: E402
+
+CHIP_IPS = 100_000_000  # instructions per second assumed for the ESP32-C3 at 160 MHz
+CHIP_FILE = os.path.join(ROOT, "tools", "data", "chip.txt")
+TOP = levels.MAX_LEVEL
+OPENINGS = [""] + ["%d%d" % (a, b) for a in range(1, 8) for b in range(1, 8)]
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+# ---------------------------------------------------------------- speed
+
+def speed(micropython, quick):
+    budget = 5000 if quick else 20000
+    nodes, ms = chipbench.run(budget, out=lambda line: None)
+    cpython_nps = nodes * 1000 // max(ms, 1)
+    vm_nps = None
+    if mpvm.available():
+        r = mpvm.run(os.path.join(ROOT, "tools", "chipbench.py"), 1000, "/firmware",
+                     grow=True, timeout=900)
+        m = re.search(r"total nodes (\d+) ms (\d+) nps (\d+)", r.stdout)
+        vm_nps = int(m.group(3)) if m else None
+    if micropython:
+        from tools.instr_per_node import measure
+        ipn = measure(micropython)
+        source = "measured now on %s" % micropython
+    else:
+        ipn, source = recorded_ipn()
+    return cpython_nps, vm_nps, ipn, source
+
+
+def recorded_ipn():
+    from tools.instr_per_node import engine_fingerprint
+    fields = {}
+    with open(CHIP_FILE) as f:
+        for line in f:
+            if not line.startswith("#") and line.strip():
+                key, value = line.split(None, 1)
+                fields[key] = value.strip()
+    source = "recorded in tools/data/chip.txt: " + fields["source"]
+    if fields["engine"] != engine_fingerprint():
+        source += " (STALE: the engine changed since; re-run tools/instr_per_node.py --record)"
+    return int(fields["instructions_per_node"]), source
+
+
+# ---------------------------------------------------------------- accuracy
+
+def bench_file(name):
+    shared = os.path.join(os.path.dirname(ROOT), "shared", "bench", name)
+    if os.path.exists(shared):
+        return shared
+    return os.path.join(ROOT, "tests", "data", name + ".sample")
+
+
+_solver = None
+
+
+def judge_position(args):
+    """(keeps the game value, keeps the exact score, nodes) at the top level."""
+    global _solver
+    if _solver is None:
+        _solver = Solver()
+    moves, score = args
+    ai = AIPlayer(level=TOP, seed=1, blunder=0)
+    result = ai.choose(Board(moves))
+    scores = _solver.analyze(moves)
+    played = scores[result.move]
+    return sign(played) == sign(score), played == score, result.nodes
+
+
+def accuracy(pool, name, limit):
+    path = bench_file(name)
+    items = [(moves, score) for _, moves, score in read_benchmark(path)][:limit]
+    rows = pool.map(judge_position, items, chunksize=8)
+    n = len(rows)
+    return {
+        "file": os.path.relpath(path, os.path.dirname(ROOT)),
+        "positions": n,
+        "value": sum(r[0] for r in rows) / n,
+        "exact": sum(r[1] for r in rows) / n,
+        "mean_nodes": sum(r[2] for r in rows) // n,
+        "max_nodes": max(r[2] for r in rows),
+    }
+
+
+# ---------------------------------------------------------------- games
+
+class CarelessAdult:
+    """A human who looks one move ahead and no further: takes a win, blocks a
+    threat it notices (90%), avoids a square that hands over a win when it
+    notices (90%), else plays where it lines up most discs, near the middle."""
+
+    def __init__(self, seed):
+        self.rng = Rng(seed)
+
+    def choose(self, board):
+        moves = board.legal_moves()
+        opp = 3 - board.turn
+        for c in moves:
+            if board.is_winning_move(c):
+                return c
+        if self.rng.chance(90):
+            for c in moves:
+                if board.is_winning_move(c, opp):
+                    return c
+        if self.rng.chance(90):
+            safe = [c for c in moves if board.height(c) >= 5
+                    or not board.is_winning_move_at(c, board.height(c) + 1, opp)]
+            moves = safe or moves
+        best, picks = -1, []
+        for c in moves:
+            value = self._lined_up(board, c) * 4 + 3 - abs(3 - c) + self.rng.below(4)
+            if value > best:
+                best, picks = value, [c]
+            elif value == best:
+                picks.append(c)
+        return self.rng.choice(picks)
+
+    @staticmethod
+    def _lined_up(board, col):
+        """Own discs next to the new one, over the four directions."""
+        row = board.height(col)
+        me = board.turn
+        total = 0
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            for sgn in (1, -1):
+                c, r = col + sgn * dc, row + sgn * dr
+                while 0 <= c < 7 and 0 <= r < 6 and board.get(c, r) == me:
+                    total += 1
+                    c, r = c + sgn * dc, r + sgn * dr
+        return total
+
+
+def play_game(args):
+    """One game: (result for the engine 'W'/'D'/'L', engine nodes per searched move)."""
+    level, opponent, opening, engine_first, seed = args
+    ai = AIPlayer(level=level, seed=seed)
+    other = TutorialAI(seed=seed) if opponent == "tutorial" else CarelessAdult(seed)
+    board = Board(opening)
+    ours = 1 if engine_first else 2
+    nodes = []
+    while not board.is_over():
+        if board.turn == ours:
+            result = ai.choose(board)
+            if result.stopped != "blunder":
+                nodes.append(result.nodes)
+            board.play(result.move)
+        else:
+            board.play(other.choose(board))
+    outcome = "D" if not board.winner else ("W" if board.winner == ours else "L")
+    return outcome, nodes
+
+
+def match(pool, level, opponent, games):
+    jobs = [(level, opponent, OPENINGS[(g // 2) % len(OPENINGS)], g % 2 == 0, 1000 * level + g)
+            for g in range(games)]
+    rows = pool.map(play_game, jobs, chunksize=1)
+    tally = {"W": 0, "D": 0, "L": 0}
+    nodes = []
+    for outcome, n in rows:
+        tally[outcome] += 1
+        nodes += n
+    return tally, nodes
+
+
+# ---------------------------------------------------------------- report
+
+def chip_ms(nodes, ipn):
+    return nodes * ipn * 1000 / CHIP_IPS
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer positions and games (a smoke run)")
+    parser.add_argument("--micropython", help="a MicroPython unix-port binary to count instructions per node")
+    parser.add_argument("--out", help="also write the report to this file")
+    args = parser.parse_args(argv)
+    started = time.time()
+    lines = []
+
+    def say(text=""):
+        print(text, flush=True)
+        lines.append(text)
+
+    cpython_nps, vm_nps, ipn, source = speed(args.micropython, args.quick)
+    say("### Speed")
+    say()
+    say("| where | nodes per second |")
+    say("|---|---:|")
+    say("| CPython %d.%d (host simulator, plain-Python path) | %d |" % (
+        sys.version_info[0], sys.version_info[1], cpython_nps))
+    if vm_nps is not None:
+        say("| MicroPython VM (WebAssembly, bytecode, no native emitter) | %d |" % vm_nps)
+    say("| ESP32-C3 estimate: 100 M instructions/s / %d instructions per node | %d |" % (
+        ipn, CHIP_IPS // ipn))
+    say()
+    say("Instructions per node: %s." % source)
+    say()
+
+    with multiprocessing.Pool(2) as pool:
+        say("### Accuracy at the top level (%d), judged by the perfect solver" % TOP)
+        say()
+        say("| set | positions | keeps the game value | keeps the exact score | mean nodes | max nodes |")
+        say("|---|---:|---:|---:|---:|---:|")
+        for name in ("Test_L3_R1", "Test_L2_R1"):
+            a = accuracy(pool, name, 100 if args.quick else 10 ** 6)
+            say("| %s | %d | %.1f%% | %.1f%% | %d | %d |" % (
+                a["file"], a["positions"], 100 * a["value"], 100 * a["exact"],
+                a["mean_nodes"], a["max_nodes"]))
+        say()
+
+        games_top = 20 if args.quick else 100
+        games_level = 6 if args.quick else 20
+        say("### Levels: node budgets, chip time, strength")
+        say()
+        say("| level | depth | nodes | blunder | mean nodes/move | est. chip s/move (mean / max) "
+            "| vs careless adult W-D-L | vs tutorial AI W-D-L |")
+        say("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for level in range(1, TOP + 1):
+            depth, budget, blunder = levels.limits(level)
+            adult, n1 = match(pool, level, "adult", 2 * games_level)
+            tut, n2 = match(pool, level, "tutorial", games_top if level == TOP else games_level)
+            nodes = n1 + n2
+            mean = sum(nodes) // max(len(nodes), 1)
+            peak = max(nodes) if nodes else 0
+            say("| %d | %d | %d | %d%% | %d | %.2f / %.2f | %d-%d-%d | %d-%d-%d |" % (
+                level, depth, budget, blunder, mean, chip_ms(mean, ipn) / 1000,
+                chip_ms(peak, ipn) / 1000, adult["W"], adult["D"], adult["L"],
+                tut["W"], tut["D"], tut["L"]))
+        say()
+    say("Games start from the empty board and every two-move opening, the engine "
+        "playing first and second in turn. `make bench` took %d s." % (time.time() - started))
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
