@@ -139,3 +139,22 @@ def test_levels_table_and_demo_pairs():
 def test_rng_is_the_same_everywhere():
     rng = Rng(12345)
     assert [rng.next32() for _ in range(3)] == [3336926330, 1697253807, 2816511904]
+
+
+def test_the_search_core_allocates_nothing_per_node():
+    """With the heap locked, any allocation raises MemoryError (a no-op on CPython)."""
+    import micropython
+    from connect4.engine import core
+    s = Searcher(tt_entries=1024, poll_interval=64)
+    b = Board("4453")
+    arena = s.arena
+    h = core.load_position(arena, b.cells, b.tops, b.count)
+    core.clear(s.tt, len(s.tt))
+    core.prepare(arena, s.tt_entries, 0, 63)
+    micropython.heap_lock()
+    try:
+        score = core.search(arena, s.tt, 7, -core.INF, core.INF, h)
+    finally:
+        micropython.heap_unlock()
+    assert core.nodes(arena) > 1000 and not core.aborted(arena)
+    assert -core.EVAL_MAX <= score <= core.EVAL_MAX
