@@ -1,22 +1,13 @@
-"""Board entry point, kept thin.
+"""Board entry point, kept thin: build the hardware from config and run the game.
 
-Until the LED-matrix app lands, the board serves the engine protocol on its
-USB serial console (see README: Engine protocol); Ctrl-C gives the REPL back.
+connect4/boot.py does the work: safe mode (hold the button during the first
+second), the app, and restarting it after an unexpected error (logged to
+error.log and shown as a red cross). Ctrl-C gives the REPL back.
 """
-import sys
-
-from connect4.engine.protocol import Protocol
-
-
-def main():
-    protocol = Protocol(print)
-    while True:
-        line = sys.stdin.readline()
-        if not line or not protocol.handle(line):
-            break
-
+import config
+from connect4 import boot
 
 try:
-    main()
+    boot.main(config.get())
 except KeyboardInterrupt:
     pass

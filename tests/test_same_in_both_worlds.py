@@ -1,5 +1,5 @@
 """The same commands give the same answers, node for node, on CPython and in
-the MicroPython VM running the board's own main.py."""
+the MicroPython VM running the board's engine_main.py."""
 import os
 
 import pytest
@@ -25,7 +25,7 @@ def cpython_answers():
 
 @pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
 def test_board_main_answers_exactly_like_cpython():
-    r = mpvm.run(os.path.join(mpvm.ROOT, "firmware", "main.py"),
+    r = mpvm.run(os.path.join(mpvm.ROOT, "firmware", "engine_main.py"),
                  input="\n".join(COMMANDS + ["quit"]) + "\n", grow=True, timeout=300)
     assert r.returncode == 0, r.stderr
     expected = cpython_answers()

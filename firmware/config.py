@@ -1,0 +1,97 @@
+"""The board's configuration: hardware presets and options, all in one place.
+
+Edit PRESET (or the preset's entries) for your build; `get()` merges the
+common options, the preset and any overrides into one dict. Only
+connect4/hardware_setup.py turns pin numbers into machine.Pin objects.
+
+Presets
+  encoder  the reference build: LOLIN C3 Mini, 8x8 WS2812B panel (data on
+           GPIO4, progressive wiring), rotary encoder A/B on GPIO0/GPIO1 and
+           its push button on GPIO2. Turn = move, press = drop or confirm,
+           long press = menu.
+  buttons  three push buttons LEFT / DROP / RIGHT wired to GND (internal
+           pull-ups) on GPIO0 / GPIO1 / GPIO3, same events.
+
+GPIO2 is an ESP32-C3 strapping pin (it must read high while the chip
+resets), so safe mode does not rely on holding the button through reset:
+hold it during the first second after power-on instead (see README).
+
+Panel geometry: `width` x `height` is the matrix as the player sees it (8x8;
+7x7, or a bare 7x6 strip, also work). The LED chain is described by
+`serpentine` (every other row runs backwards), `rotation` (0/90/180/270:
+how far the panel's first row is turned clockwise from the top) and the
+flips, which are applied first. `color_order` is the LEDs' byte order.
+"""
+
+PRESET = "encoder"
+
+COMMON = {
+    # panel
+    "led_pin": 4,
+    "width": 8,
+    "height": 8,
+    "serpentine": False,
+    "rotation": 0,
+    "flip_x": False,
+    "flip_y": False,
+    "color_order": "GRB",
+    "brightness_level": 4,  # 1..7 (menu), the default until the player changes it
+    "current_budget_ma": 400,  # safe on USB; the limiter scales frames down to it
+    "ma_per_channel": 20,  # a WS2812B channel at full duty
+    "idle_ma_per_led": 1,  # quiescent draw of one LED
+    # input
+    "debounce_ms": 50,
+    "long_press_ms": 800,
+    "repeat_ms": 0,  # auto-repeat of held LEFT/RIGHT buttons (0 = off)
+    "encoder_reverse": False,
+    # timing
+    "loop_ms": 2,  # main loop period: also the encoder's sampling period
+    "idle_dim_ms": 120000,  # dim the matrix after this long without input (0 = never)
+    "demo_idle_ms": 300000,  # start the demo after this idle time in the menu or after a game (0 = never)
+    "demo_idle_game_ms": 0,  # ... and during a game in progress (0 = never, the default)
+    "ai_min_think_ms": 400,  # the AI's disc pulses at least this long (a move is never instant)
+    "demo_move_ms": 700,  # pace of demo moves
+    # AI: the poll hook runs every `poll_interval` nodes. The chip searches
+    # about 10,600 nodes/s (tools/data/chip.txt: ~9,400 instructions a node
+    # at ~100 M instructions/s), so 256 nodes is ~24 ms: a press is noticed
+    # well within 50 ms. The time cap is a safety net on the chip only.
+    "poll_interval": 256,
+    "chip_nodes_per_s": 10600,
+    "ai_time_cap_ms": 10000,
+    "tt_entries": 4096,
+    "node_rate": 0,  # simulator only: pace the search like a chip of this many nodes/s (0 = full speed)
+    # system
+    "watchdog_ms": 0,  # hardware watchdog timeout (0 = off); fed by the main loop and the search
+    "safe_mode_ms": 1000,  # hold the button this long after power-on: no game, REPL free
+    "seed": None,  # AI and demo randomness; None = a fresh seed at every power-on
+    "flash_dir": "",  # where settings and the error log live ("" = the flash root)
+}
+
+PRESETS = {
+    "encoder": {
+        "input": "encoder",
+        "enc_a": 0,
+        "enc_b": 1,
+        "button": 2,
+    },
+    "buttons": {
+        "input": "buttons",
+        "left": 0,
+        "drop": 1,
+        "right": 3,
+        "repeat_ms": 180,
+    },
+}
+
+
+def get(preset=None, overrides=None):
+    """The merged configuration dict of `preset` (default PRESET)."""
+    name = preset or PRESET
+    if name not in PRESETS:
+        raise ValueError("unknown preset %r (have: %s)" % (name, ", ".join(sorted(PRESETS))))
+    cfg = dict(COMMON)
+    cfg.update(PRESETS[name])
+    cfg["preset"] = name
+    if overrides:
+        cfg.update(overrides)
+    return cfg

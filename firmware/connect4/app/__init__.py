@@ -1,0 +1,4 @@
+"""The game app: flow, menu, pictures, settings storage.
+
+It receives driver objects (connect4.hw) and never touches pins itself.
+"""

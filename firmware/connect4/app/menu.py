@@ -1,0 +1,194 @@
+"""The menu: seven items along the top row, the chosen one's value below.
+
+Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
+dot blinks), turning changes the value, a press confirms. "Stats" opens
+pages of numbers instead; "Back", or a long press anywhere, leaves the menu.
+
+    item        picture
+    mode        AI / 2P / DM (vs AI, two players, demo)
+    level       a rising bar of 1..8 columns (the digit on a 7-wide panel)
+    first       who starts: a red disc, a yellow disc, both (alternate), L (the loser)
+    blunder     the AI's blunder chance in percent, L = the level's own
+    brightness  a bar of 1..7
+    stats       three bars (wins, losses, draws at the current level); press for numbers
+    back        <
+"""
+from micropython import const
+
+from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
+from connect4.hw.display import mix
+from connect4.app import store
+from connect4.app.glyphs import (draw_char, draw_text, draw_number, WHITE, DIM, RED, YELLOW,
+                                 GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
+
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "stats", "back")
+_STATS = const(5)
+_BACK = const(6)
+MODE_TEXT = ("AI", "2P", "DM")
+PAGE_COLORS = (GREEN, RED, BLUE, RED, YELLOW, BLUE)  # level W/L/D, then red/yellow wins, draws
+
+CLOSE = const(1)
+
+
+def _cycle(values, value, step):
+    i = values.index(value) if value in values else 0
+    return values[(i + step) % len(values)]
+
+
+class Menu:
+    def __init__(self, settings, stats, on_brightness=None):
+        self.settings = settings  # the store's dicts, changed in place
+        self.stats = stats
+        self.on_brightness = on_brightness
+        self.item = 0
+        self.editing = False
+        self.page = -1  # statistics page, -1 = not showing them
+        self.changed = []
+
+    def open(self, settings, stats):
+        self.settings = settings
+        self.stats = stats
+        self.item = 0
+        self.editing = False
+        self.page = -1
+        self.changed = []
+
+    def event(self, ev):
+        """Handle one input event; returns CLOSE when the menu should close."""
+        if ev == LONG_SELECT:
+            return CLOSE
+        step = 1 if ev == RIGHT else -1 if ev == LEFT else 0
+        if self.page >= 0:
+            if step:
+                self.page = (self.page + step) % len(PAGE_COLORS)
+            else:
+                self.page = -1
+            return 0
+        if self.editing:
+            if step:
+                self._change(step)
+            elif ev == SELECT:
+                self.editing = False
+            return 0
+        if step:
+            self.item = (self.item + step) % len(ITEMS)
+        elif ev == SELECT:
+            if self.item == _BACK:
+                return CLOSE
+            if self.item == _STATS:
+                self.page = 0
+            else:
+                self.editing = True
+        return 0
+
+    def _change(self, step):
+        key = ITEMS[self.item]
+        s = self.settings
+        if key == "mode":
+            s["mode"] = _cycle(store.MODES, s["mode"], step)
+        elif key == "level":
+            s["level"] = max(1, min(store.LEVELS, s["level"] + step))
+        elif key == "first":
+            s["first"] = _cycle(store.FIRSTS, s["first"], step)
+        elif key == "blunder":
+            i = store.BLUNDERS.index(s["blunder"]) if s["blunder"] in store.BLUNDERS else 0
+            s["blunder"] = store.BLUNDERS[max(0, min(len(store.BLUNDERS) - 1, i + step))]
+        elif key == "brightness":
+            s["brightness"] = max(1, min(store.BRIGHTNESS_LEVELS, s["brightness"] + step))
+            if self.on_brightness is not None:
+                self.on_brightness(s["brightness"])
+        if key not in self.changed:
+            self.changed.append(key)
+
+    def render(self, display, now):
+        display.clear()
+        w, h = display.width, display.height
+        gy = h - 5  # glyphs sit at the bottom
+        blink = now % 500 < 300
+        if self.page >= 0:
+            self._render_page(display, gy)
+            return
+        for i in range(len(ITEMS)):
+            if i == self.item:
+                display.set(i, 0, WHITE if blink or not self.editing else 0)
+            else:
+                display.set(i, 0, DIM)
+        key = ITEMS[self.item]
+        s = self.settings
+        if key == "mode":
+            m = store.MODES.index(s["mode"])
+            draw_text(display, MODE_TEXT[m], 0, gy, MODE_COLORS[m])
+        elif key == "level":
+            level = s["level"]
+            if w > store.LEVELS - 1:
+                rows = h - 1
+                for i in range(level):
+                    color = mix(GREEN, RED, i * 255 // (store.LEVELS - 1))
+                    for k in range(1 + i * (rows - 1) // (store.LEVELS - 1)):
+                        display.set(i, h - 1 - k, color)
+            else:
+                draw_number(display, level, 0, gy, GREEN)
+        elif key == "first":
+            first = s["first"]
+            if first == "loser":
+                draw_char(display, "L", 2, gy, WHITE)
+            else:
+                if first != "yellow":
+                    self._disc(display, 0 if first == "alternate" else 2, gy + 1, RED)
+                if first != "red":
+                    self._disc(display, 4 if first == "alternate" else 2, gy + 1, YELLOW)
+        elif key == "blunder":
+            if s["blunder"] < 0:
+                draw_char(display, "L", 2, gy, CYAN)
+            else:
+                draw_number(display, s["blunder"], 0, gy, ORANGE)
+        elif key == "brightness":
+            for x in range(s["brightness"]):
+                display.set(x, h - 1, WHITE)
+                display.set(x, h - 2, WHITE)
+        elif key == "stats":
+            wld = self.stats["ai"][s["level"] - 1]
+            top = max(1, max(wld))
+            for i in range(3):
+                color = (GREEN, RED, BLUE)[i]
+                height = (wld[i] * 5 + top - 1) // top
+                display.set(1 + 2 * i, h - 1, color if height else DIM)
+                for k in range(height):
+                    display.set(1 + 2 * i, h - 1 - k, color)
+        else:
+            draw_char(display, "<", 2, gy, WHITE)
+
+    @staticmethod
+    def _disc(display, x, y, color):
+        for dy in range(3):
+            for dx in range(3):
+                display.set(x + dx, y + dy, color)
+
+    def _render_page(self, display, gy):
+        page = self.page
+        for i in range(len(PAGE_COLORS)):
+            display.set(i, 0, PAGE_COLORS[i] if i == page else DIM)
+        if page < 3:
+            value = self.stats["ai"][self.settings["level"] - 1][page]
+            if gy > 1:
+                for x in range(min(display.width, self.settings["level"])):
+                    display.set(x, 1, GREEN)
+        else:
+            value = self.stats["two"][page - 3]
+            if gy > 1:
+                display.set(0, 1, RED)
+                display.set(1, 1, YELLOW)
+        draw_number(display, value, 0, gy, PAGE_COLORS[page])
+
+    def page_label(self):
+        """What the current view shows, in words (for the simulator's status line)."""
+        if self.page >= 0:
+            kind = ("wins", "losses", "draws", "red wins", "yellow wins", "draws")[self.page]
+            if self.page < 3:
+                value = self.stats["ai"][self.settings["level"] - 1][self.page]
+                return "stats: level %d %s %d" % (self.settings["level"], kind, value)
+            return "stats: two players %s %d" % (kind, self.stats["two"][self.page - 3])
+        key = ITEMS[self.item]
+        if key in self.settings:
+            return "menu: %s = %s%s" % (key, self.settings[key], " (changing)" if self.editing else "")
+        return "menu: " + key

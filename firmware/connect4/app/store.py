@@ -1,0 +1,184 @@
+"""Settings and statistics: one JSON file on flash, written atomically.
+
+File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
+"two": [red wins, yellow wins, draws]}}.
+
+- `save()` writes `PATH.tmp`, then renames it over `PATH` (LittleFS renames
+  atomically), so a power cut leaves the old file or the new one, never half
+  of one. A failed write (flash full, any OSError) removes the temporary file
+  and keeps the old file; `save()` then returns False.
+- `load()` never raises: a missing file gives defaults; a corrupt, truncated
+  or unknown-version file gives defaults and is kept aside as `PATH.bad`; a
+  leftover `PATH.tmp` is used only when `PATH` is missing (a first save cut
+  short before its rename), else removed. Out-of-range values fall back to
+  their defaults one by one.
+"""
+import json
+import os
+
+VERSION = 1
+LEVELS = 8
+
+MODES = ("ai", "two", "demo")
+FIRSTS = ("red", "yellow", "alternate", "loser")  # who starts: red = you against the AI
+BLUNDERS = (-1, 0, 2, 5, 10, 20, 45, 90)  # percent; -1 = the level's own
+BRIGHTNESS_LEVELS = 7
+
+DEFAULTS = {
+    "mode": "ai",
+    "level": 4,
+    "first": "alternate",
+    "blunder": -1,
+    "brightness": 4,
+}
+
+
+def default_stats():
+    return {"ai": [[0, 0, 0] for _ in range(LEVELS)], "two": [0, 0, 0]}
+
+
+def _valid(key, value):
+    if key == "mode":
+        return value in MODES
+    if key == "first":
+        return value in FIRSTS
+    if key == "blunder":
+        return value in BLUNDERS
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    if key == "level":
+        return 1 <= value <= LEVELS
+    if key == "brightness":
+        return 1 <= value <= BRIGHTNESS_LEVELS
+    return False
+
+
+def _count(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 29 else 0
+
+
+def _triple(value):
+    if isinstance(value, list) and len(value) == 3:
+        return [_count(v) for v in value]
+    return [0, 0, 0]
+
+
+class _Files:
+    """The file operations the store uses (a test passes a faulty one)."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+
+def _exists(fs, path):
+    try:
+        fs.open(path, "rb").close()
+        return True
+    except OSError:
+        return False
+
+
+class Store:
+    def __init__(self, path="connect4.json", fs=None):
+        self.path = path
+        self.tmp = path + ".tmp"
+        self.bad = path + ".bad"
+        self.fs = fs or _Files()
+        self.settings = dict(DEFAULTS)
+        self.stats = default_stats()
+        self.status = "new"  # what load() found: ok, missing, corrupt, recovered
+
+    def _read(self, path):
+        f = self.fs.open(path, "r")
+        try:
+            data = json.loads(f.read())
+        finally:
+            f.close()
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            raise ValueError("unknown version")
+        return data
+
+    def _apply(self, data):
+        settings = dict(DEFAULTS)
+        saved = data.get("settings")
+        if isinstance(saved, dict):
+            for key in DEFAULTS:
+                if key in saved and _valid(key, saved[key]):
+                    settings[key] = saved[key]
+        stats = default_stats()
+        saved = data.get("stats")
+        if isinstance(saved, dict):
+            ai = saved.get("ai")
+            if isinstance(ai, list):
+                for i in range(min(LEVELS, len(ai))):
+                    stats["ai"][i] = _triple(ai[i])
+            stats["two"] = _triple(saved.get("two"))
+        self.settings = settings
+        self.stats = stats
+
+    def _discard(self, path):
+        try:
+            self.fs.remove(path)
+        except OSError:
+            pass
+
+    def load(self):
+        """Read the file (never raises); returns self.status."""
+        self.settings = dict(DEFAULTS)
+        self.stats = default_stats()
+        fs = self.fs
+        if not _exists(fs, self.path):
+            self.status = "missing"
+            if _exists(fs, self.tmp):
+                try:
+                    self._apply(self._read(self.tmp))
+                    fs.rename(self.tmp, self.path)
+                    self.status = "recovered"
+                except Exception:
+                    self._discard(self.tmp)
+            return self.status
+        try:
+            self._apply(self._read(self.path))
+            self.status = "ok"
+        except Exception:
+            self.status = "corrupt"
+            self._discard(self.bad)
+            try:
+                fs.rename(self.path, self.bad)
+            except OSError:
+                self._discard(self.path)
+        if _exists(fs, self.tmp):
+            self._discard(self.tmp)
+        return self.status
+
+    def save(self):
+        """Write atomically; False (old file kept) if the flash refused."""
+        text = json.dumps({"version": VERSION, "settings": self.settings, "stats": self.stats})
+        fs = self.fs
+        try:
+            f = fs.open(self.tmp, "w")
+            try:
+                if f.write(text) != len(text):
+                    raise OSError(28)  # a short write: flash full
+            finally:
+                f.close()
+            fs.rename(self.tmp, self.path)
+            return True
+        except Exception:
+            self._discard(self.tmp)
+            return False
+
+    # statistics
+    def record_ai(self, level, result):
+        """result: 0 = the player won, 1 = lost, 2 = draw."""
+        self.stats["ai"][max(1, min(LEVELS, level)) - 1][result] += 1
+
+    def record_two(self, result):
+        """result: 0 = red won, 1 = yellow won, 2 = draw."""
+        self.stats["two"][result] += 1

@@ -1,0 +1,62 @@
+"""The one place that touches `machine` and `neopixel`: builds the drivers.
+
+Everything above this layer receives the objects built here (a Display, an
+Input, an optional watchdog) and never imports `machine`. The simulator runs
+this very module against its stubs of `machine` and `neopixel`.
+"""
+import machine
+import neopixel
+
+from connect4.hw.display import Display, led_map, brightness_for
+from connect4.hw.input import Button, Encoder, Input
+
+# NeoPixel.ORDER: where each of R, G, B (, W) goes in an LED's bytes
+COLOR_ORDERS = {
+    "RGB": (0, 1, 2, 3), "RBG": (0, 2, 1, 3), "GRB": (1, 0, 2, 3),
+    "GBR": (2, 0, 1, 3), "BRG": (1, 2, 0, 3), "BGR": (2, 1, 0, 3),
+}
+
+class Hardware:
+    def __init__(self, cfg, display, inp, strip):
+        self.cfg = cfg
+        self.display = display
+        self.input = inp
+        self.strip = strip
+        self.wdt = None
+
+    def start_watchdog(self):
+        """Arm the hardware watchdog if configured (never in safe mode: it would reset the REPL)."""
+        if self.cfg.get("watchdog_ms") and self.wdt is None:
+            self.wdt = machine.WDT(timeout=max(1000, int(self.cfg["watchdog_ms"])))
+        return self.wdt
+
+
+def _button(cfg, gpio, repeat_ms=0):
+    pin = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
+    return Button(pin.value, active_low=True, debounce_ms=cfg["debounce_ms"],
+                  long_ms=cfg["long_press_ms"], repeat_ms=repeat_ms)
+
+
+def build(cfg):
+    """Construct every Pin, the NeoPixel strip and the drivers from a config dict."""
+    width, height = cfg["width"], cfg["height"]
+    strip = neopixel.NeoPixel(machine.Pin(cfg["led_pin"], machine.Pin.OUT), width * height)
+    order = cfg.get("color_order", "GRB")
+    if order not in COLOR_ORDERS:
+        raise ValueError("color_order must be one of " + ", ".join(sorted(COLOR_ORDERS)))
+    strip.ORDER = COLOR_ORDERS[order]
+    mapping = led_map(width, height, cfg["serpentine"], cfg["rotation"], cfg["flip_x"], cfg["flip_y"])
+    display = Display(strip, width, height, mapping, brightness_for(cfg["brightness_level"]),
+                      cfg["current_budget_ma"], cfg["ma_per_channel"], cfg["idle_ma_per_led"])
+    if cfg["input"] == "encoder":
+        a = machine.Pin(cfg["enc_a"], machine.Pin.IN, machine.Pin.PULL_UP)
+        b = machine.Pin(cfg["enc_b"], machine.Pin.IN, machine.Pin.PULL_UP)
+        inp = Input(_button(cfg, cfg["button"]),
+                    encoder=Encoder(a.value, b.value, cfg["encoder_reverse"]))
+    elif cfg["input"] == "buttons":
+        repeat = cfg["repeat_ms"]
+        inp = Input(_button(cfg, cfg["drop"]), left=_button(cfg, cfg["left"], repeat),
+                    right=_button(cfg, cfg["right"], repeat))
+    else:
+        raise ValueError("input must be 'encoder' or 'buttons'")
+    return Hardware(cfg, display, inp, strip)

@@ -1,0 +1,168 @@
+"""Small hand-written fakes of the board's hardware (they run in MicroPython too).
+
+FakePin reads a level the test sets (pulled up: 1 when idle); FakeStrip keeps
+what NeoPixel's buffer would hold and counts writes; FakeClock is a ticks_ms
+clock that wraps at 2**30 like the chip's and applies scheduled pin levels as
+time passes. Rig wires them to the real drivers and app.
+"""
+import os
+import sys
+
+from connect4.hw.display import Display, led_map
+from connect4.hw.input import Button, Encoder, Input
+from connect4.app.store import Store
+
+PERIOD = 1 << 30
+
+
+class FakePin:
+    def __init__(self, level=1):
+        self.level = level
+
+    def value(self):
+        return self.level
+
+
+class FakeStrip:
+    def __init__(self, n):
+        self.n = n
+        self.pixels = [(0, 0, 0)] * n  # as last set
+        self.shown = [(0, 0, 0)] * n  # as last written
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, rgb):
+        self.pixels[i] = (rgb[0], rgb[1], rgb[2])
+
+    def write(self):
+        self.shown = list(self.pixels)
+        self.writes += 1
+
+
+class FakeClock:
+    """time.ticks_* and sleep_ms over a counter; sleeping applies due pin changes."""
+
+    def __init__(self, start=PERIOD - 3000):
+        self.now = start % PERIOD
+        self.elapsed = 0
+        self.events = []  # (elapsed ms, pin, level), kept sorted
+
+    def ticks_ms(self):
+        return self.now
+
+    @staticmethod
+    def ticks_add(t, delta):
+        return (t + delta) % PERIOD
+
+    @staticmethod
+    def ticks_diff(a, b):
+        return ((a - b + PERIOD // 2) % PERIOD) - PERIOD // 2
+
+    def sleep_ms(self, ms):
+        ms = max(0, int(ms))
+        self.elapsed += ms
+        self.now = (self.now + ms) % PERIOD
+        while self.events and self.events[0][0] <= self.elapsed:
+            _, pin, level = self.events.pop(0)
+            pin.level = level
+
+    def at(self, delay, pin, level):
+        self.events.append((self.elapsed + delay, pin, level))
+        self.events.sort(key=lambda e: e[0])
+
+
+def tmpdir(name):
+    """A fresh folder for files (the VM has a RAM filesystem)."""
+    if sys.implementation.name == "micropython":
+        path = "/tmp_" + name
+        try:
+            os.mkdir(path)
+        except OSError:
+            pass
+        for f in os.listdir(path):
+            os.remove(path + "/" + f)
+        return path + "/"
+    import tempfile
+    return tempfile.mkdtemp(prefix=name) + "/"
+
+
+CFG = {
+    "poll_interval": 256, "tt_entries": 256, "idle_dim_ms": 60000, "demo_idle_ms": 120000,
+    "demo_idle_game_ms": 0, "ai_min_think_ms": 400, "demo_move_ms": 300, "loop_ms": 2,
+}
+
+
+class Rig:
+    """The real Display, Input, Store and App on fakes: an encoder build by default."""
+
+    def __init__(self, name, width=8, height=8, buttons=False, cfg=None, node_rate=10600, seed=1,
+                 store_path=None):
+        from connect4.app.game import App
+        self.clock = FakeClock()
+        self.strip = FakeStrip(width * height)
+        self.display = Display(self.strip, width, height, led_map(width, height))
+        self.select = FakePin()
+        self.a = FakePin()
+        self.b = FakePin()
+        self.left = FakePin()
+        self.right = FakePin()
+        if buttons:
+            self.input = Input(Button(self.select.value), left=Button(self.left.value),
+                               right=Button(self.right.value))
+        else:
+            self.input = Input(Button(self.select.value), encoder=Encoder(self.a.value, self.b.value))
+        self.buttons = buttons
+        self.path = store_path or tmpdir(name) + "c4.json"
+        self.store = Store(self.path)
+        self.store.load()
+        config = dict(CFG)
+        config.update(cfg or {})
+        self.games = []
+        self.app = App(self.display, self.input, self.store, config, clock=self.clock, seed=seed,
+                       node_rate=node_rate, listener=self._listen)
+        self.app.start()
+
+    def _listen(self, kind, data):
+        if kind == "game":
+            self.games.append(data)
+
+    def run_for(self, ms):
+        end = self.clock.elapsed + ms
+        while self.clock.elapsed < end:
+            self.app.step()
+            self.clock.sleep_ms(2)
+
+    def run_until(self, cond, limit=60000):
+        end = self.clock.elapsed + limit
+        while not cond():
+            assert self.clock.elapsed < end, "timed out in state %s" % self.app.status()
+            self.app.step()
+            self.clock.sleep_ms(2)
+
+    # input: each returns after the action plus settle ms
+    def press(self, ms=80, settle=60):
+        self.clock.at(0, self.select, 0)
+        self.clock.at(ms, self.select, 1)
+        self.run_for(ms + settle)
+
+    def long_press(self):
+        self.press(1000)
+
+    def turn(self, steps):
+        for _ in range(abs(steps)):
+            if self.buttons:
+                pin = self.right if steps > 0 else self.left
+                self.clock.at(0, pin, 0)
+                self.clock.at(70, pin, 1)
+                self.run_for(130)
+            else:
+                first, second = (self.b, self.a) if steps > 0 else (self.a, self.b)
+                for k, (pin, level) in enumerate(((first, 0), (second, 0), (first, 1), (second, 1))):
+                    self.clock.at(4 * k, pin, level)
+                self.run_for(24)
+
+    def pixel(self, x, y):
+        """The colour last written for cell (x, y) (before gamma: compare hues only)."""
+        return self.strip.shown[self.display.mapping[x + y * self.display.width]]

@@ -1,0 +1,255 @@
+"""The game app on fake hardware: scripted input, asserting pixels and state."""
+from connect4.app.game import PLAY, THINK, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
+from connect4.app.store import Store
+from connect4.engine.search import STOP_POLL
+from fakes import Rig
+
+
+def hue(rgb):
+    r, g, b = rgb
+    if not (r or g or b):
+        return "off"
+    if r and not g and not b:
+        return "red"
+    if r and g and not b and g < r:
+        return "yellow"
+    if b and not r and not g:
+        return "blue"
+    if g and not r and not b:
+        return "green"
+    return "other"
+
+
+def board_hues(rig):
+    """Hues of the 7x6 board cells, top row first, as the matrix shows them."""
+    lay = rig.app.layout
+    return [[hue(rig.pixel(c, lay.cell_y(r))) for c in range(7)] for r in range(5, -1, -1)]
+
+
+def expected_hues(rig):
+    app = rig.app
+    names = {0: "off"}
+    for p in (1, 2):
+        names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
+    return [[names[app.board.get(c, r)] for c in range(7)] for r in range(5, -1, -1)]
+
+
+def human_turn(rig):
+    return rig.app.state == PLAY and not rig.app.ai_to_move()
+
+
+def play(rig, col):
+    """The human moves the cursor to `col` and drops."""
+    rig.turn(col - rig.app.cursor)
+    assert rig.app.cursor == col, (rig.app.cursor, col)
+    rig.press()
+
+
+def start(rig, mode="ai", level=1, first="red"):
+    rig.store.settings.update({"mode": mode, "level": level, "first": first})
+    rig.run_for(1600)  # the power-on animation
+    assert rig.app.state in (PLAY, THINK), rig.app.status()
+
+
+def test_power_on_then_the_layout_of_a_new_game():
+    rig = Rig("game1")
+    rig.run_for(200)
+    assert rig.app.state == 0 and rig.strip.writes > 0  # the intro plays
+    start(rig)
+    assert hue(rig.pixel(3, 0)) == "red"  # your disc hovers over the centre
+    assert [hue(rig.pixel(x, 1)) for x in range(7)] == ["blue"] * 7  # the frame
+    assert hue(rig.pixel(7, 0)) == "red" and hue(rig.pixel(7, 1)) == "green"  # turn, mode
+    assert all(hue(rig.pixel(7, y)) == "blue" for y in range(2, 8))
+    assert board_hues(rig) == [["off"] * 7] * 6
+    rig.turn(2)
+    assert rig.app.cursor == 5 and hue(rig.pixel(5, 0)) == "red" and hue(rig.pixel(3, 0)) == "off"
+    rig.turn(-9)
+    assert rig.app.cursor == 0
+
+
+def test_a_full_game_against_the_ai():
+    rig = Rig("game2")
+    start(rig, level=1)
+    moves = 0
+    while rig.app.state != OVER:
+        rig.run_until(lambda: human_turn(rig) or rig.app.state == OVER, 20000)
+        if rig.app.state == OVER:
+            break
+        assert board_hues(rig) == expected_hues(rig)
+        count = rig.app.board.count
+        col = rig.app.cursor if rig.app.board.can_play(rig.app.cursor) else rig.app.board.legal_moves()[0]
+        play(rig, col)
+        moves += 1
+        assert rig.app.board.count == count + 1 and rig.app.board.history[count] == col
+        assert moves < 30
+    assert len(rig.games) == 1 and rig.games[0]["mode"] == "vs AI"
+    w, l, d = rig.store.stats["ai"][0]
+    assert w + l + d == 1
+    assert Store(rig.path).load() == "ok"  # saved after the game
+    rig.press()  # the next game; "first" is red: you start again
+    assert rig.app.state == PLAY and rig.app.board.count == 0 and human_turn(rig)
+
+
+def test_a_two_player_game_and_the_winning_blink():
+    rig = Rig("game3")
+    start(rig, mode="two", first="alternate")
+    for col in (0, 1, 0, 1, 0, 1):
+        play(rig, col)
+        rig.run_until(lambda: rig.app.state == PLAY)
+    assert hue(rig.pixel(1, 0)) == "red"  # red's turn again, over the last column
+    play(rig, 0)
+    rig.run_until(lambda: rig.app.state == OVER)
+    assert rig.games[-1]["winner"] == 0 and rig.store.stats["two"] == [1, 0, 0]
+    seen = set()
+    for _ in range(15):
+        rig.run_for(40)
+        seen.add(hue(rig.pixel(0, 7)))
+        assert max(rig.pixel(1, 7)) < max(rig.pixel(0, 4)) or hue(rig.pixel(0, 4)) == "off"
+    assert seen == {"red", "off"}  # the winning four blink; the other discs stay dim
+    assert hue(rig.pixel(1, 7)) == "yellow"
+    rig.press()
+    assert rig.app.state == PLAY and rig.app.first_side == 1  # alternate: yellow starts
+
+
+def test_the_menu_changes_settings_and_saves_them():
+    rig = Rig("game4")
+    start(rig)
+    rig.long_press()
+    assert rig.app.state == MENU
+    assert hue(rig.pixel(0, 0)) == "other"  # the first item's dot (white)
+    rig.turn(1)  # level
+    rig.press()
+    rig.turn(2)
+    rig.press()
+    assert rig.store.settings["level"] == 3
+    rig.turn(3)  # brightness
+    rig.press()
+    before = rig.display.brightness
+    rig.turn(2)
+    assert rig.display.brightness > before  # applied at once
+    rig.press()
+    rig.turn(2)  # back
+    rig.press()
+    assert rig.app.state == PLAY and rig.app.board.count == 0
+    saved = Store(rig.path)
+    assert saved.load() == "ok"
+    assert saved.settings["level"] == 3 and saved.settings["brightness"] == 6
+
+
+def test_stats_pages_in_the_menu():
+    rig = Rig("game5")
+    rig.store.stats["ai"][0] = [12, 3, 0]
+    start(rig, level=1)
+    rig.long_press()
+    rig.turn(-2)  # stats (items wrap around)
+    rig.press()
+    assert rig.app.menu.page == 0
+    assert "wins 12" in rig.app.status()
+    lit = [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
+    assert len(lit) == 8 + 11  # the digits "1" and "2" of the 3x5 font
+    rig.turn(1)
+    assert "losses 3" in rig.app.status()
+    rig.press()
+    rig.long_press()
+    assert rig.app.state == PLAY
+
+
+def test_demo_runs_until_any_input_and_leaves_to_the_menu():
+    rig = Rig("game6")
+    start(rig, mode="demo")
+    assert rig.app.mode == MODE_DEMO
+    a, b = rig.app.demo_levels
+    assert a != b and 1 <= a <= 8 and 1 <= b <= 8
+    rig.run_until(lambda: rig.app.board.count >= 3, 30000)
+    assert hue(rig.pixel(7, 1)) in ("other", "off")  # magenta mode pixel (or mid-pulse)
+    rig.press()
+    rig.run_until(lambda: rig.app.state == MENU, 5000)
+    assert rig.games == []
+    rig.long_press()  # the mode is still demo: it starts again
+    assert rig.app.mode == MODE_DEMO
+
+
+def test_demo_after_idle_and_back_to_the_game():
+    rig = Rig("game7", cfg={"demo_idle_ms": 5000, "idle_dim_ms": 0})
+    start(rig, mode="two")
+    rig.run_for(8000)
+    assert rig.app.mode == MODE_TWO  # not during a game (demo_idle_game_ms = 0)
+    rig.long_press()
+    rig.run_for(5500)  # idle in the menu
+    assert rig.app.mode == MODE_DEMO and rig.app.state != MENU
+    rig.turn(1)
+    rig.run_for(100)
+    assert rig.app.mode == MODE_TWO and rig.app.state == PLAY and rig.app.board.count == 0
+
+
+def test_a_press_during_the_search_makes_the_ai_move_now():
+    rig = Rig("game8")  # the search is paced like the chip: 10,600 nodes/s
+    start(rig, level=8)
+    play(rig, 3)
+    rig.run_until(lambda: rig.app.state == THINK)
+    # the search blocks the loop: the press lands 300 ms into it
+    rig.clock.at(300, rig.select, 0)
+    rig.clock.at(380, rig.select, 1)
+    rig.run_until(lambda: rig.app.board.count == 2, 5000)
+    r = rig.app.last_search
+    assert r.stopped == STOP_POLL
+    # stopped within one poll interval (24 ms of chip time) of the press
+    assert 280 * 10600 // 1000 < r.nodes < 330 * 10600 // 1000, r
+    assert rig.app.board.history[1] == r.move
+
+
+def test_a_long_press_during_the_search_abandons_it_for_the_menu():
+    rig = Rig("game9")
+    start(rig, level=8)
+    play(rig, 3)
+    rig.run_until(lambda: rig.app.state == THINK)
+    rig.clock.at(200, rig.select, 0)
+    rig.clock.at(1300, rig.select, 1)
+    rig.run_until(lambda: rig.app.state == MENU, 5000)
+    assert rig.app.board.count == 1  # the AI did not move
+    rig.run_for(400)  # the button is released
+    rig.long_press()
+    assert rig.app.state in (PLAY, THINK)
+    rig.run_until(lambda: rig.app.board.count == 2, 10000)  # it thinks again and moves
+
+
+def test_idle_dims_and_the_first_input_only_wakes():
+    rig = Rig("game10", cfg={"idle_dim_ms": 3000})
+    start(rig)
+    bright = rig.display.brightness
+    rig.run_for(3200)
+    assert rig.app.dimmed and rig.display.brightness < bright
+    rig.press()
+    assert not rig.app.dimmed and rig.display.brightness == bright
+    assert rig.app.board.count == 0  # woken, nothing dropped
+    rig.press()
+    assert rig.app.board.count == 1
+
+
+def test_a_bare_7x6_strip_blinks_the_landing_cell():
+    rig = Rig("game11", width=7, height=6)
+    start(rig, mode="two")
+    seen = set()
+    for _ in range(12):
+        rig.run_for(50)
+        seen.add(hue(rig.pixel(3, 5)))
+    assert seen == {"red", "off"}
+    play(rig, 3)
+    rig.run_until(lambda: rig.app.state == PLAY)
+    assert hue(rig.pixel(3, 5)) == "red"
+    seen = set()
+    for _ in range(12):
+        rig.run_for(50)
+        seen.add(hue(rig.pixel(3, 4)))
+    assert seen == {"yellow", "off"}
+
+
+def test_three_buttons_play_the_same_game():
+    rig = Rig("game12", buttons=True)
+    start(rig, mode="two")
+    play(rig, 6)
+    rig.run_until(lambda: rig.app.state == PLAY)
+    play(rig, 0)
+    rig.run_until(lambda: rig.app.state == PLAY)
+    assert rig.app.board.moves_string() == "71"
+    assert board_hues(rig) == expected_hues(rig)

@@ -1,0 +1,150 @@
+"""Settings file: defaults, round trip, corrupt files kept aside, failed and interrupted writes."""
+import os
+
+from connect4.app.store import Store, DEFAULTS, _Files
+from fakes import tmpdir
+
+
+def write(path, text):
+    f = open(path, "w")
+    f.write(text)
+    f.close()
+
+
+def read(path):
+    f = open(path)
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def test_missing_file_gives_defaults_and_save_round_trips():
+    path = tmpdir("store1") + "c4.json"
+    s = Store(path)
+    assert s.load() == "missing" and s.settings == DEFAULTS
+    s.settings["level"] = 7
+    s.settings["mode"] = "two"
+    s.record_ai(7, 0)
+    s.record_ai(7, 2)
+    s.record_two(1)
+    assert s.save()
+    t = Store(path)
+    assert t.load() == "ok"
+    assert t.settings["level"] == 7 and t.settings["mode"] == "two"
+    assert t.stats["ai"][6] == [1, 0, 1] and t.stats["two"] == [0, 1, 0]
+    assert not exists(path + ".tmp")
+
+
+def test_corrupt_truncated_or_unknown_files_give_defaults_and_are_kept_aside():
+    folder = tmpdir("store2")
+    good = Store(folder + "good.json")
+    good.load()
+    good.settings["level"] = 2
+    good.save()
+    text = read(folder + "good.json")
+    cases = [text[:len(text) // 2], "", "not json at all", "[1, 2, 3]",
+             text.replace('"version": 1', '"version": 99'), "\xff\xfe{"]
+    for i, bad in enumerate(cases):
+        path = folder + "bad%d.json" % i
+        write(path, bad)
+        s = Store(path)
+        assert s.load() == "corrupt", bad
+        assert s.settings == DEFAULTS
+        assert read(path + ".bad") == bad
+        assert not exists(path)
+        assert s.save() and Store(path).load() == "ok"
+
+
+def test_bad_values_fall_back_one_by_one():
+    path = tmpdir("store3") + "c4.json"
+    write(path, '{"version": 1, "settings": {"level": 99, "mode": "ai", "brightness": 2, '
+                '"first": "nobody", "blunder": 7, "extra": 1}, '
+                '"stats": {"ai": [[1, 2, 3], "x", [-1, 0, 0]], "two": [4, 5]}}')
+    s = Store(path)
+    assert s.load() == "ok"
+    assert s.settings == {"mode": "ai", "level": DEFAULTS["level"], "first": DEFAULTS["first"],
+                          "blunder": DEFAULTS["blunder"], "brightness": 2}
+    assert s.stats["ai"][0] == [1, 2, 3] and s.stats["ai"][1] == [0, 0, 0]
+    assert s.stats["ai"][2] == [0, 0, 0] and s.stats["two"] == [0, 0, 0]
+
+
+class FlakyFiles(_Files):
+    """Files that fail: a write that runs out of space, or a power cut before the rename."""
+
+    def __init__(self, fail_write=False, fail_rename=False):
+        self.fail_write = fail_write
+        self.fail_rename = fail_rename
+
+    def open(self, path, mode):
+        f = open(path, mode)
+        if "w" in mode and self.fail_write:
+            return FullFile(f)
+        return f
+
+    def rename(self, old, new):
+        if self.fail_rename:
+            raise OSError(5)  # the power went before the rename
+        os.rename(old, new)
+
+
+class FullFile:
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, text):
+        self.f.write(text[:10])
+        raise OSError(28)  # ENOSPC
+
+    def close(self):
+        self.f.close()
+
+
+def saved(path, level):
+    s = Store(path)
+    s.load()
+    s.settings["level"] = level
+    assert s.save()
+    return read(path)
+
+
+def test_a_failed_write_keeps_the_old_file():
+    path = tmpdir("store4") + "c4.json"
+    before = saved(path, 3)
+    s = Store(path, FlakyFiles(fail_write=True))
+    assert s.load() == "ok"
+    s.settings["level"] = 8
+    assert s.save() is False
+    assert read(path) == before and not exists(path + ".tmp")
+    t = Store(path)
+    assert t.load() == "ok" and t.settings["level"] == 3
+
+
+def test_a_write_interrupted_between_temp_file_and_rename_loses_nothing():
+    path = tmpdir("store5") + "c4.json"
+    before = saved(path, 5)
+    s = Store(path, FlakyFiles(fail_rename=True))
+    s.load()
+    s.settings["level"] = 6
+    assert s.save() is False
+    # the power was cut: the next boot finds the old file intact
+    t = Store(path)
+    assert t.load() == "ok" and t.settings["level"] == 5 and read(path) == before
+    # a power cut after the temp file was complete, on the very first save
+    path2 = tmpdir("store6") + "c4.json"
+    write(path2 + ".tmp", before)
+    u = Store(path2)
+    assert u.load() == "recovered" and u.settings["level"] == 5
+    assert exists(path2) and not exists(path2 + ".tmp")
+    # a half-written temp file next to a good file is just removed
+    write(path + ".tmp", before[:7])
+    v = Store(path)
+    assert v.load() == "ok" and not exists(path + ".tmp") and v.settings["level"] == 5
