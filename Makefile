@@ -10,13 +10,14 @@ NODE_STAMP := node_modules/.installed
 SIM_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: help sim test bench engine clean
+.PHONY: help sim test bench engine picture clean
 
 help:
-	@echo "make sim     play the engine in the terminal"
+	@echo "make sim     the board simulator in the terminal (SIM_ARGS=--help for options)"
 	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross)"
 	@echo "make bench   speed and strength figures for the README"
 	@echo "make engine  the engine line protocol on stdin/stdout"
+	@echo "make picture the README's pictures of the board (docs/), from the simulator"
 
 $(VENV_STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +29,13 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 sim: $(VENV_STAMP)
-	$(PY) -m host_sim.play $(SIM_ARGS)
+	$(PY) -m host_sim.sim $(SIM_ARGS)
+
+picture: $(VENV_STAMP)
+	$(PY) -m host_sim.sim --headless --flash build/picture_flash --seed 7 \
+		--script docs/board.script --record docs/board.gif
+	$(PY) -m host_sim.sim --headless --flash build/picture_flash --seed 7 \
+		--script docs/layout.script --record docs/layout.png
 
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine

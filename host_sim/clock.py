@@ -13,6 +13,7 @@ _TICKS_HALF = TICKS_PERIOD // 2
 class Clock:
     def __init__(self):
         self.virtual_us = None  # None: follow the real monotonic clock
+        self.hooks = []  # called after every sleep: the simulator's world moves on
 
     def now_us(self):
         if self.virtual_us is not None:
@@ -34,6 +35,8 @@ class Clock:
             self.virtual_us += max(0, int(us))
         elif us > 0:
             _time.sleep(us / 1e6)
+        for hook in self.hooks:
+            hook()
 
 
 CLOCK = Clock()

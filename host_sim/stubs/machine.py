@@ -1,0 +1,191 @@
+"""CPython stand-in for MicroPython's `machine` (ESP32 port), as the firmware uses it.
+
+- `Pin`: GPIO lines shared by every Pin object of the same number. An input
+  reads what the outside world drives (`drive(gpio, level)`, used by the
+  simulator's buttons and encoder), else its pull-up (1) or pull-down (0),
+  else 0 (floating). Outputs read back their own level. `Pin.irq()` handlers
+  are soft, as on the ESP32: an edge queues the handler and it runs in the
+  firmware's thread at its next sleep (`run_pending()`).
+- `bitstream()`: what neopixel's `write()` calls; the bytes go to whatever
+  listens on that pin (`listen(gpio, callback)`: the simulated LED panel).
+- `WDT`: `feed()` records the time; `check_watchdogs()` raises
+  `WatchdogReset` (a BaseException, like a real reset it is not caught by
+  `except Exception`) once a timeout has passed without a feed.
+- `reset()` raises `Reset`. `reset_world()` forgets every line (tests).
+"""
+import time
+
+
+class Reset(BaseException):
+    """machine.reset() or the watchdog: the simulator reboots the firmware."""
+
+
+class WatchdogReset(Reset):
+    pass
+
+
+class _Line:
+    def __init__(self, gpio):
+        self.gpio = gpio
+        self.mode = Pin.IN
+        self.pull = None
+        self.out = 0
+        self.driven = None  # level forced from outside, None = not driven
+        self.handler = None
+        self.trigger = 0
+        self.listeners = []
+
+    def level(self):
+        if self.mode == Pin.OUT:
+            return self.out
+        if self.driven is not None:
+            return self.driven
+        if self.pull == Pin.PULL_UP:
+            return 1
+        return 0
+
+
+_LINES = {}
+_PENDING = []
+_WATCHDOGS = []
+
+
+def _line(gpio):
+    line = _LINES.get(gpio)
+    if line is None:
+        line = _LINES[gpio] = _Line(gpio)
+    return line
+
+
+def reset_world():
+    _LINES.clear()
+    del _PENDING[:]
+    del _WATCHDOGS[:]
+
+
+def drive(gpio, level):
+    """The outside world drives a line (None releases it); edges fire IRQs."""
+    line = _line(gpio)
+    before = line.level()
+    line.driven = None if level is None else (1 if level else 0)
+    after = line.level()
+    if line.handler is not None and before != after:
+        edge = Pin.IRQ_RISING if after else Pin.IRQ_FALLING
+        if line.trigger & edge:
+            _PENDING.append((line.handler, line.pin))
+
+
+def level(gpio):
+    return _line(gpio).level()
+
+
+def listen(gpio, callback):
+    """callback(bytes) for every bitstream sent on `gpio`."""
+    _line(gpio).listeners.append(callback)
+
+
+def run_pending():
+    """Run queued soft IRQ handlers (the firmware thread calls this at each sleep)."""
+    while _PENDING:
+        handler, pin = _PENDING.pop(0)
+        handler(pin)
+
+
+class Pin:
+    IN = 1
+    OUT = 3
+    OPEN_DRAIN = 7
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_RISING = 1
+    IRQ_FALLING = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        if not isinstance(id, int) or not 0 <= id <= 21:
+            raise ValueError("invalid pin")
+        self.id = id
+        self._line = _line(id)
+        self._line.pin = self
+        self.init(mode, pull, value)
+
+    def init(self, mode=-1, pull=-1, value=None):
+        line = self._line
+        if mode != -1:
+            line.mode = mode
+        if pull != -1:
+            line.pull = pull
+        if value is not None:
+            line.out = 1 if value else 0
+
+    def value(self, x=None):
+        if x is None:
+            return self._line.level()
+        self._line.out = 1 if x else 0
+        return None
+
+    __call__ = value
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        self._line.handler = handler
+        self._line.trigger = trigger
+
+    def __repr__(self):
+        return "Pin(%d)" % self.id
+
+
+def bitstream(pin, encoding, timing, buf):
+    data = bytes(buf)
+    for callback in pin._line.listeners:
+        callback(data)
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.fed = time.ticks_ms()
+        _WATCHDOGS.append(self)
+
+    def feed(self):
+        self.fed = time.ticks_ms()
+
+
+def check_watchdogs():
+    now = time.ticks_ms()
+    for wdt in _WATCHDOGS:
+        if time.ticks_diff(now, wdt.fed) > wdt.timeout:
+            del _WATCHDOGS[:]
+            raise WatchdogReset("watchdog timeout")
+
+
+def reset():
+    raise Reset("machine.reset()")
+
+
+def soft_reset():
+    raise Reset("machine.soft_reset()")
+
+
+def freq(hz=None):
+    return 160000000
+
+
+def unique_id():
+    return b"\x00\x00\x00\xc3\x0c\x04"
+
+
+def disable_irq():
+    return 0
+
+
+def enable_irq(state=0):
+    pass
+
+
+def idle():
+    pass

@@ -1,0 +1,264 @@
+"""The simulated board around the firmware: LED panel, controls, timed input.
+
+- `Panel` listens to the NeoPixel data pin (machine stub's bitstream) and
+  decodes every frame the firmware writes into RGB per cell, in the order the
+  player sees them (using the firmware's own LED map, inverted).
+- `Controls` turns actions ("left", "right", "press", "long", "hold 500", ...)
+  into timed pin levels: a button is a pin pulled to GND; the encoder's A/B
+  pins go through the quadrature cycle (optionally with contact bounce). On
+  the `buttons` preset, left/right are button presses.
+- `Sim` runs the app step by step on the virtual clock (tests, headless):
+  `run_for(ms)`, `run_until(condition)`.
+"""
+import heapq
+import os
+import time
+
+import host_sim
+from host_sim.clock import CLOCK
+import machine  # the stub (host_sim put it on the path)
+
+CLICK_MS = 80
+LONG_MS = 1000
+STEP_MS = 6  # between encoder transitions
+BOUNCE_MS = 2
+
+ACTIONS = ("left", "right", "press", "long", "hold", "down", "up", "wait", "quit",
+           "bounce-left", "bounce-right", "bounce-press")
+
+
+class SimExit(BaseException):
+    """Raised inside the firmware's thread to end a simulation run."""
+
+
+def load_config(preset, overrides=None):
+    """The firmware's config.get(), with `overrides` applied last."""
+    import config
+    return config.get(preset, overrides)
+
+
+class Panel:
+    def __init__(self, cfg):
+        from connect4.hw.display import led_map
+        from connect4.hardware_setup import COLOR_ORDERS
+        self.width = cfg["width"]
+        self.height = cfg["height"]
+        mapping = led_map(self.width, self.height, cfg["serpentine"], cfg["rotation"],
+                          cfg["flip_x"], cfg["flip_y"])
+        self.cell_of_led = [0] * len(mapping)
+        for cell, led in enumerate(mapping):
+            self.cell_of_led[led] = cell
+        self.order = COLOR_ORDERS[cfg["color_order"]]
+        self.pixels = [(0, 0, 0)] * (self.width * self.height)
+        self.frames = 0
+        self.listeners = []
+        machine.listen(cfg["led_pin"], self._receive)
+
+    def _receive(self, data):
+        o = self.order
+        pixels = list(self.pixels)
+        for led, cell in enumerate(self.cell_of_led):
+            b = data[3 * led:3 * led + 3]
+            if len(b) == 3:
+                pixels[cell] = (b[o[0]], b[o[1]], b[o[2]])
+        self.pixels = pixels
+        self.frames += 1
+        for listener in self.listeners:
+            listener(pixels)
+
+    def rgb(self, x, y):
+        return self.pixels[x + y * self.width]
+
+    def rows(self):
+        w = self.width
+        return [self.pixels[y * w:(y + 1) * w] for y in range(self.height)]
+
+
+class Controls:
+    """Timed pin levels for the preset's controls; `advance(now)` applies what is due."""
+
+    def __init__(self, cfg, step_ms=STEP_MS):
+        self.cfg = cfg
+        self.step_ms = step_ms
+        self.queue = []  # heap of (t, seq, gpio, level)
+        self.seq = 0
+        self.busy_until = 0
+        if cfg["input"] == "encoder":
+            self.select = cfg["button"]
+            self.a, self.b = cfg["enc_a"], cfg["enc_b"]
+            if cfg.get("encoder_reverse"):
+                self.a, self.b = self.b, self.a
+        else:
+            self.select = cfg["drop"]
+            self.a = self.b = None
+        self.quit_at = None
+
+    def _at(self, t, gpio, low):
+        heapq.heappush(self.queue, (t, self.seq, gpio, 0 if low else None))
+        self.seq += 1
+
+    def _button(self, t, gpio, ms, bounce=False):
+        if bounce:
+            for k in range(3):
+                self._at(t + k * BOUNCE_MS, gpio, k % 2 == 0)
+            t += 2 * BOUNCE_MS
+        self._at(t, gpio, True)
+        self._at(t + ms, gpio, False)
+        return t + ms
+
+    def _turn(self, t, clockwise, bounce=False):
+        first, second = (self.b, self.a) if clockwise else (self.a, self.b)
+        for gpio, low in ((first, True), (second, True), (first, False), (second, False)):
+            if bounce:
+                self._at(t, gpio, low)
+                self._at(t + BOUNCE_MS, gpio, not low)
+                t += 2 * BOUNCE_MS
+            self._at(t, gpio, low)
+            t += self.step_ms
+        return t
+
+    def act(self, action, t, arg=0):
+        """Schedule `action` from time t (ms); returns when it is over."""
+        if action in ("left", "right", "bounce-left", "bounce-right"):
+            right = action.endswith("right")
+            if self.a is None:
+                gpio = self.cfg["right"] if right else self.cfg["left"]
+                return self._button(t, gpio, CLICK_MS, action.startswith("bounce"))
+            return self._turn(t, right, action.startswith("bounce"))
+        if action == "press":
+            return self._button(t, self.select, arg or CLICK_MS)
+        if action == "bounce-press":
+            return self._button(t, self.select, arg or CLICK_MS, True)
+        if action == "long":
+            return self._button(t, self.select, arg or LONG_MS)
+        if action == "hold":
+            return self._button(t, self.select, arg or 2000)
+        if action == "down":
+            self._at(t, self.select, True)
+            return t
+        if action == "up":
+            self._at(t, self.select, False)
+            return t
+        if action == "wait":
+            return t + arg
+        if action == "quit":
+            self.quit_at = t
+            return t
+        raise ValueError("unknown action %r" % action)
+
+    def advance(self, now):
+        q = self.queue
+        while q and q[0][0] <= now:
+            _, _, gpio, level = heapq.heappop(q)
+            machine.drive(gpio, level)
+
+    def pending(self):
+        return bool(self.queue)
+
+
+def parse_script(text):
+    """Lines of `TIME ACTION [ARG]`; TIME in ms from the start, or +ms after the previous line.
+
+    Returns [(time_ms, action, arg)]. '#' starts a comment.
+    """
+    out = []
+    t = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        try:
+            when = words[0]
+            t = t + int(when[1:]) if when.startswith("+") else int(when)
+            action = words[1].lower()
+            arg = int(words[2]) if len(words) > 2 else 0
+        except (IndexError, ValueError):
+            raise ValueError("script line %d: expected 'TIME ACTION [ARG]', got %r" % (number, raw))
+        if action not in ACTIONS:
+            raise ValueError("script line %d: unknown action %r (known: %s)" % (
+                number, action, ", ".join(ACTIONS)))
+        out.append((t, action, arg))
+    return out
+
+
+def now_ms():
+    return CLOCK.now_us() // 1000
+
+
+class Sim:
+    """The firmware's drivers and app on the stubs and the virtual clock, stepped by hand."""
+
+    def __init__(self, flash_dir, preset="encoder", seed=1, overrides=None, chip_speed=True):
+        from connect4 import hardware_setup
+        from connect4.app.store import Store
+        from connect4.app.game import App
+        from connect4 import boot
+        machine.reset_world()
+        CLOCK.make_virtual(0)
+        CLOCK.hooks[:] = [self._tick]
+        opts = {"flash_dir": os.path.join(flash_dir, ""), "seed": seed}
+        if chip_speed:
+            opts["node_rate"] = chip_nodes_per_second()
+        opts.update(overrides or {})
+        self.cfg = load_config(preset, opts)
+        self.panel = Panel(self.cfg)
+        self.controls = Controls(self.cfg)
+        self.hw = hardware_setup.build(self.cfg)
+        self.store = Store(self.cfg["flash_dir"] + boot.SETTINGS_FILE)
+        self.store.load()
+        self.games = []
+        self.app = App(self.hw.display, self.hw.input, self.store, self.cfg, clock=time, seed=seed,
+                       node_rate=self.cfg["node_rate"], listener=self._listen)
+        self.app.start()
+
+    def _listen(self, kind, data):
+        if kind == "game":
+            self.games.append(data)
+
+    def _tick(self):
+        self.controls.advance(now_ms())
+        machine.run_pending()
+
+    def close(self):
+        CLOCK.hooks[:] = []
+        CLOCK.make_real()
+
+    def act(self, action, arg=0, delay=0):
+        """Schedule an action `delay` ms from now; returns the virtual ms when it ends."""
+        return self.controls.act(action, now_ms() + delay, arg)
+
+    def step(self):
+        self.app.step()
+        time.sleep_ms(self.cfg["loop_ms"])
+
+    def run_for(self, ms):
+        end = now_ms() + ms
+        while now_ms() < end:
+            self.step()
+
+    def run_until(self, condition, limit_ms=60000):
+        end = now_ms() + limit_ms
+        while not condition():
+            if now_ms() >= end:
+                raise AssertionError("condition not met within %d ms (state %s)" % (
+                    limit_ms, self.app.status()))
+            self.step()
+
+    def do(self, action, arg=0, settle=60):
+        """Perform an action and run until it is over, plus `settle` ms."""
+        end = self.act(action, arg)
+        self.run_for(end - now_ms() + settle)
+
+
+def chip_nodes_per_second():
+    """The chip's estimated search speed from tools/data/chip.txt (100 M instructions/s)."""
+    path = os.path.join(host_sim.ROOT, "tools", "data", "chip.txt")
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("instructions_per_node"):
+                    return max(1, int(100_000_000 / int(line.split()[1])))
+    except (OSError, ValueError, IndexError):
+        pass
+    return 10600

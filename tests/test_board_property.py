@@ -1,0 +1,98 @@
+"""Property: random input over thousands of steps (mashing, holding, encoder bounce)
+never crashes the firmware, never plays an illegal move, and never leaves the
+matrix showing something other than the game."""
+import tempfile
+
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+from connect4.engine.board import Board
+from connect4.app.game import PLAY, THINK, OVER, MENU
+from host_sim.world import Sim, now_ms
+
+KINDS = ["left", "right", "bounce-left", "bounce-right", "left", "right",
+         "press", "bounce-press", "press", "press",
+         "long", "hold",  # holding across the long-press time
+         "mash",  # presses 30 ms apart
+         "spin"]  # encoder steps 2 ms apart (faster than it is sampled)
+
+
+def _with_arg(kind):
+    if kind == "hold":
+        return st.tuples(st.just(kind), st.integers(100, 2500))
+    if kind in ("mash", "spin"):
+        return st.tuples(st.just(kind), st.integers(2, 12))
+    return st.tuples(st.just(kind), st.just(0))
+
+
+ACTION = st.sampled_from(KINDS).flatmap(_with_arg)
+STEP = st.tuples(ACTION, st.sampled_from([0, 5, 40, 150, 600, 2500]))
+
+
+def hue(rgb):
+    r, g, b = rgb
+    if not (r or g or b):
+        return "off"
+    if r and not g and not b:
+        return "red"
+    if r and g and not b:
+        return "yellow"
+    return "other"
+
+
+def check(s):
+    app = s.app
+    board = app.board
+    # the game is a legal game: replaying its moves gives the same position
+    replay = Board(board.moves_string())
+    assert bytes(replay.cells) == bytes(board.cells)
+    assert board.winner == replay.winner
+    if app.state not in (PLAY, THINK, OVER):
+        if app.state == MENU:
+            assert any(hue(s.panel.rgb(x, 0)) != "off" for x in range(7))
+        return
+    names = {0: "off"}
+    for p in (1, 2):
+        names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
+    line = board.winning_line() if app.state == OVER else None
+    for row in range(6):
+        for col in range(7):
+            shown = hue(s.panel.rgb(col, app.layout.cell_y(row)))
+            want = names[board.get(col, row)]
+            if line and (col, row) in line:
+                assert shown in (want, "off"), (col, row)
+            else:
+                assert shown == want, (col, row, board.moves_string(), app.status())
+    if app.state == PLAY and not app.ai_to_move():
+        assert board.can_play(app.cursor)
+        assert hue(s.panel.rgb(app.cursor, 0)) == ("red" if app.side_to_move() == 0 else "yellow")
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(STEP, min_size=150, max_size=300), st.sampled_from(["encoder", "buttons"]),
+       st.sampled_from(["ai", "two"]))
+def test_random_input_keeps_the_board_sane(steps, preset, mode):
+    with tempfile.TemporaryDirectory() as flash:
+        s = Sim(flash, preset=preset, seed=len(steps),
+                overrides={"idle_dim_ms": 20000, "demo_idle_ms": 30000})
+        try:
+            s.store.settings.update({"mode": mode, "level": 1 + len(steps) % 3})
+            s.run_for(1500)
+            moves = 0
+            for (action, arg), gap in steps:
+                if action == "mash":
+                    end = now_ms()
+                    for k in range(arg):
+                        end = s.act("press", 20, delay=30 * k)
+                elif action == "spin":
+                    end = now_ms()
+                    for k in range(arg):
+                        end = s.act("right" if k % 3 else "left", delay=2 * k)
+                else:
+                    end = s.act(action, arg)
+                s.run_for(max(0, end - now_ms()) + gap + 4)
+                check(s)
+                moves = max(moves, s.app.board.count)
+            assert s.app.games >= 0 and moves >= 0
+        finally:
+            s.close()

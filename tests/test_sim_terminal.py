@@ -1,0 +1,134 @@
+"""End to end: `make sim` in a pseudo-terminal, driven by keys, read back as a screen.
+
+The screen is reconstructed with pyte (a terminal emulator in Python), so
+the test sees what a person would: the status line, the discs and their
+colours; it also checks resizing and that the terminal is restored on exit.
+"""
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import termios
+import time
+
+import pytest
+import pyte
+
+from host_sim.term import parse_keys, render, choose_disc, DISCS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def set_size(fd, cols, rows):
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+class Session:
+    def __init__(self, args, cols=100, rows=40):
+        self.master, slave = pty.openpty()
+        set_size(slave, cols, rows)
+        env = dict(os.environ, TERM="xterm-256color")
+        self.proc = subprocess.Popen(["make", "-s", "sim", "SIM_ARGS=" + args], cwd=ROOT,
+                                     stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True)
+        os.close(slave)
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+
+    def pump(self, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                self.raw += data
+                self.stream.feed(data)
+
+    def text(self):
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, needle, seconds=30):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.pump(0.1)
+            if needle in self.text():
+                return
+        raise AssertionError("%r not on screen:\n%s" % (needle, self.text()))
+
+    def send(self, keys, settle=0.4):
+        os.write(self.master, keys.encode())
+        self.pump(settle)
+
+    def resize(self, cols, rows):
+        set_size(self.master, cols, rows)
+        self.screen.resize(rows, cols)
+        os.killpg(self.proc.pid, signal.SIGWINCH)
+        self.pump(0.5)
+
+    def disc_colors(self, row_text_index):
+        """Foreground colour of each disc on one screen line (the first glyph of each run)."""
+        line = self.screen.buffer[row_text_index]
+        return [line[x].fg for x in range(self.screen.columns)
+                if line[x].data in "█●" and (x == 0 or line[x - 1].data not in "█●")]
+
+    def close(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        os.close(self.master)
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_sim_in_a_terminal(tmp_path):
+    s = Session("--flash %s --seed 2 --mode two" % (tmp_path / "flash"))
+    try:
+        s.wait_for("two players | play")
+        assert "Connect 4 board simulator" in s.text() and "Q quit" in s.text()
+        s.send("d")  # the encoder turns right
+        s.send(" ", settle=1.0)  # press: red drops into column 5
+        s.wait_for("two players | play")
+        lines = s.screen.display
+        disc_rows = [i for i, line in enumerate(lines) if "█████" in line]
+        assert len(disc_rows) == 8  # the big discs: one line per LED row
+        bottom = s.disc_colors(disc_rows[-1])
+        lit = [c for c in bottom if c not in ("222226",)]
+        assert len(bottom) == 8 and len(lit) == 2, bottom  # a red disc and the blue frame
+        red = bottom[4]
+        assert red.startswith(("7", "8", "9", "a", "b", "c", "d", "e", "f")) and red[2:] == "0000"
+        s.send("l", settle=1.6)  # long press: the menu
+        s.wait_for("menu: mode = two")
+        s.resize(40, 20)  # smaller terminal: smaller discs, still the whole board
+        assert "menu: mode" in s.text()
+        assert not any("█████" in line for line in s.screen.display)
+        s.send("q", settle=0.5)
+        deadline = time.monotonic() + 10
+        while s.proc.poll() is None and time.monotonic() < deadline:
+            s.pump(0.1)
+        assert s.proc.returncode == 0
+        tail = s.raw[-200:]
+        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
+    finally:
+        s.close()
+    assert (tmp_path / "flash" / "connect4.json").exists()  # the flash is a folder
+
+
+def test_keys_and_screen_rendering():
+    assert parse_keys("\x1b[D\x1b[1;5Cad \nLmq\x03x") == [
+        "left", "right", "left", "right", "press", "press", "long", "long", "quit", "quit"]
+    pixels = [(0, 0, 0)] * 64
+    pixels[3] = (255, 0, 0)
+    big = render(pixels, 8, 8, 100, 40, "title", "status")
+    assert "\x1b[38;2;255;0;0m" in big and "status" in big
+    assert choose_disc(8, 8, 100, 40) is DISCS[0]
+    assert choose_disc(8, 8, 30, 14) is DISCS[-2] or choose_disc(8, 8, 30, 14) is DISCS[-1]
+    assert choose_disc(8, 8, 10, 5) is DISCS[-1]
