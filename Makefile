@@ -32,9 +32,11 @@ sim: $(VENV_STAMP)
 	$(PY) -m host_sim.sim $(SIM_ARGS)
 
 picture: $(VENV_STAMP)
-	$(PY) -m host_sim.sim --headless --flash build/picture_flash --seed 7 \
+	rm -rf build/picture_flash
+	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
 		--script docs/board.script --record docs/board.gif
-	$(PY) -m host_sim.sim --headless --flash build/picture_flash --seed 7 \
+	rm -rf build/picture_flash
+	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
 		--script docs/layout.script --record docs/layout.png
 
 engine: $(VENV_STAMP)

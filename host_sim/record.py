@@ -33,7 +33,7 @@ def draw(pixels, width, height, cell=24):
 class Recorder:
     """Collects frames with their times (ms); `save(path)` writes GIF or PNG."""
 
-    def __init__(self, width, height, max_frames=3000, cell=24):
+    def __init__(self, width, height, max_frames=3000, cell=32):
         self.width = width
         self.height = height
         self.max_frames = max_frames

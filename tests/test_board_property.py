@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 from connect4.engine.board import Board
 from connect4.app.game import PLAY, THINK, OVER, MENU
 from host_sim.world import Sim, now_ms
+from fakes import hue, assert_board_shown
 
 KINDS = ["left", "right", "bounce-left", "bounce-right", "left", "right",
          "press", "bounce-press", "press", "press",
@@ -28,17 +29,6 @@ ACTION = st.sampled_from(KINDS).flatmap(_with_arg)
 STEP = st.tuples(ACTION, st.sampled_from([0, 5, 40, 150, 600, 2500]))
 
 
-def hue(rgb):
-    r, g, b = rgb
-    if not (r or g or b):
-        return "off"
-    if r and not g and not b:
-        return "red"
-    if r and g and not b:
-        return "yellow"
-    return "other"
-
-
 def check(s):
     app = s.app
     board = app.board
@@ -46,22 +36,11 @@ def check(s):
     replay = Board(board.moves_string())
     assert bytes(replay.cells) == bytes(board.cells)
     assert board.winner == replay.winner
+    if app.state == MENU:
+        assert any(hue(s.panel.rgb(x, 0)) != "off" for x in range(7))
     if app.state not in (PLAY, THINK, OVER):
-        if app.state == MENU:
-            assert any(hue(s.panel.rgb(x, 0)) != "off" for x in range(7))
         return
-    names = {0: "off"}
-    for p in (1, 2):
-        names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
-    line = board.winning_line() if app.state == OVER else None
-    for row in range(6):
-        for col in range(7):
-            shown = hue(s.panel.rgb(col, app.layout.cell_y(row)))
-            want = names[board.get(col, row)]
-            if line and (col, row) in line:
-                assert shown in (want, "off"), (col, row)
-            else:
-                assert shown == want, (col, row, board.moves_string(), app.status())
+    assert_board_shown(app, s.panel.rgb)
     if app.state == PLAY and not app.ai_to_move():
         assert board.can_play(app.cursor)
         assert hue(s.panel.rgb(app.cursor, 0)) == ("red" if app.side_to_move() == 0 else "yellow")

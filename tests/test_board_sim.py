@@ -12,7 +12,8 @@ import neopixel
 from host_sim.clock import CLOCK
 from host_sim.world import Sim, Controls, Panel, parse_script, now_ms, load_config
 from connect4 import boot
-from connect4.app.game import PLAY, OVER, MENU, MODE_DEMO
+from connect4.app.game import PLAY, OVER
+from fakes import hue, assert_board_shown
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -105,28 +106,6 @@ def test_script_parsing():
 
 # ---- whole board, through hardware_setup and the stubs
 
-def cell_hue(rgb):
-    r, g, b = rgb
-    if not (r or g or b):
-        return 0
-    if r and not g and not b:
-        return "red"
-    if r and g and not b:
-        return "yellow"
-    return "other"
-
-
-def assert_display_matches(s):
-    app = s.app
-    names = {0: 0}
-    for p in (1, 2):
-        names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
-    for row in range(6):
-        for col in range(7):
-            shown = cell_hue(s.panel.rgb(col, app.layout.cell_y(row)))
-            assert shown == names[app.board.get(col, row)], (col, row, app.board.moves_string())
-
-
 def test_a_full_game_against_the_ai_on_the_encoder_build(sim):
     s = sim(seed=5)
     s.store.settings.update({"level": 2, "first": "red"})
@@ -135,7 +114,7 @@ def test_a_full_game_against_the_ai_on_the_encoder_build(sim):
         s.run_until(lambda: s.app.state == OVER or (s.app.state == PLAY and not s.app.ai_to_move()))
         if s.app.state == OVER:
             break
-        assert_display_matches(s)
+        assert_board_shown(s.app, s.panel.rgb)
         legal = s.app.board.legal_moves()
         target = legal[s.app.board.count % len(legal)]
         while s.app.cursor != target:
@@ -247,7 +226,7 @@ def test_a_crash_is_logged_shown_and_the_app_restarts(tmp_path, monkeypatch):
     assert "RuntimeError: boom" in log and "flaky" in log
     assert result == "stopped" and boot.APP.state == PLAY  # restarted and playing
     cross = [f for f in panel.frames_seen if f[0] == f[9] == f[63] == f[7] != (0, 0, 0)]
-    assert cross and cell_hue(cross[0][0]) == "red"  # the red cross was shown
+    assert cross and hue(cross[0][0]) == "red"  # the red cross was shown
 
 
 def test_headless_simulator_prints_games_and_records(tmp_path):
@@ -263,3 +242,42 @@ def test_headless_simulator_prints_games_and_records(tmp_path):
     from PIL import Image
     with Image.open(gif) as im:
         assert im.n_frames > 20 and im.size[0] > 100
+
+
+# ---- configuration
+
+def test_the_poll_interval_reacts_within_50_ms_on_the_chip():
+    from host_sim.world import chip_nodes_per_second
+    cfg = load_config("encoder")
+    rate = chip_nodes_per_second()
+    assert 5000 < rate < 20000
+    assert cfg["poll_interval"] * 1000 / rate <= 25  # half the 50 ms budget per poll
+    assert abs(cfg["chip_nodes_per_s"] - rate) < rate // 5  # config's figure is current
+
+
+@pytest.mark.parametrize("overrides", [
+    {},
+    {"width": 7, "height": 7},
+    {"width": 7, "height": 6, "serpentine": True, "rotation": 180},
+    {"rotation": 90, "flip_x": True, "color_order": "RGB"},
+])
+@pytest.mark.parametrize("preset", ["encoder", "buttons"])
+def test_presets_and_panels_build_and_play(sim, preset, overrides):
+    s = sim(preset=preset, overrides=overrides)
+    s.store.settings.update({"mode": "two"})
+    s.run_for(1600)
+    s.do("right")
+    s.do("press")
+    s.run_until(lambda: s.app.state == PLAY)
+    assert s.app.board.moves_string() == "5"
+    # the panel, decoded with the config's wiring and colour order, shows it
+    assert hue(s.panel.rgb(4, s.app.layout.cell_y(0))) == "red"
+
+
+def test_config_rejects_unknown_presets_and_orders():
+    with pytest.raises(ValueError, match="unknown preset"):
+        load_config("joystick")
+    from connect4 import hardware_setup
+    machine.reset_world()
+    with pytest.raises(ValueError, match="color_order"):
+        hardware_setup.build(load_config("encoder", {"color_order": "XYZ"}))

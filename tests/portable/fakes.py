@@ -166,3 +166,35 @@ class Rig:
     def pixel(self, x, y):
         """The colour last written for cell (x, y) (before gamma: compare hues only)."""
         return self.strip.shown[self.display.mapping[x + y * self.display.width]]
+
+
+def hue(rgb):
+    """A shown colour's name, at any brightness: off, red, yellow, blue, green or other."""
+    r, g, b = rgb
+    if not (r or g or b):
+        return "off"
+    if r and not b:
+        if not g:
+            return "red"
+        if g < r:
+            return "yellow"
+    if b and not r and not g:
+        return "blue"
+    if g and not r and not b:
+        return "green"
+    return "other"
+
+
+def assert_board_shown(app, pixel):
+    """The matrix shows exactly the game's discs (the winning four may blink off)."""
+    board = app.board
+    names = {0: "off"}
+    for p in (1, 2):
+        names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
+    line = board.winning_line() or []
+    for row in range(6):
+        for col in range(7):
+            shown = hue(pixel(col, app.layout.cell_y(row)))
+            want = names[board.get(col, row)]
+            assert shown == want or (shown == "off" and (col, row) in line), (
+                col, row, shown, want, board.moves_string(), app.status())

@@ -2,36 +2,13 @@
 from connect4.app.game import PLAY, THINK, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
 from connect4.app.store import Store
 from connect4.engine.search import STOP_POLL
-from fakes import Rig
-
-
-def hue(rgb):
-    r, g, b = rgb
-    if not (r or g or b):
-        return "off"
-    if r and not g and not b:
-        return "red"
-    if r and g and not b and g < r:
-        return "yellow"
-    if b and not r and not g:
-        return "blue"
-    if g and not r and not b:
-        return "green"
-    return "other"
+from fakes import Rig, hue, assert_board_shown
 
 
 def board_hues(rig):
     """Hues of the 7x6 board cells, top row first, as the matrix shows them."""
     lay = rig.app.layout
     return [[hue(rig.pixel(c, lay.cell_y(r))) for c in range(7)] for r in range(5, -1, -1)]
-
-
-def expected_hues(rig):
-    app = rig.app
-    names = {0: "off"}
-    for p in (1, 2):
-        names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
-    return [[names[app.board.get(c, r)] for c in range(7)] for r in range(5, -1, -1)]
 
 
 def human_turn(rig):
@@ -75,7 +52,7 @@ def test_a_full_game_against_the_ai():
         rig.run_until(lambda: human_turn(rig) or rig.app.state == OVER, 20000)
         if rig.app.state == OVER:
             break
-        assert board_hues(rig) == expected_hues(rig)
+        assert_board_shown(rig.app, rig.pixel)
         count = rig.app.board.count
         col = rig.app.cursor if rig.app.board.can_play(rig.app.cursor) else rig.app.board.legal_moves()[0]
         play(rig, col)
@@ -252,4 +229,4 @@ def test_three_buttons_play_the_same_game():
     play(rig, 0)
     rig.run_until(lambda: rig.app.state == PLAY)
     assert rig.app.board.moves_string() == "71"
-    assert board_hues(rig) == expected_hues(rig)
+    assert_board_shown(rig.app, rig.pixel)
