@@ -141,15 +141,16 @@ class Firmware:
 
 
 def describe_game(n, g):
-    names = ("red", "yellow")
+    """One line per game: who played, who started, the moves (1-based columns), the result."""
     if g["mode"] == "vs AI":
         who = ("you (red)", "the AI (yellow, level %d)" % g["levels"][1])
     elif g["mode"] == "demo":
         who = ("red (level %d)" % g["levels"][0], "yellow (level %d)" % g["levels"][1])
     else:
         who = ("red", "yellow")
-    result = "draw" if g["winner"] < 0 else "%s wins" % who[g["winner"]]
-    return "game %d (%s): %s starts, moves %s, %s" % (n, g["mode"], names[g["first"]], g["moves"], result)
+    result = "a draw" if g["winner"] < 0 else who[g["winner"]] + " wins"
+    return "game %d, %s: %s vs %s, %s starts, moves %s, %s" % (
+        n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
 
 
 def run_headless(args, cfg, fw, recorder):
@@ -191,7 +192,7 @@ def run_interactive(args, cfg, fw, panel):
             if fw.ended == "returned":
                 status = "main.py returned (safe mode or too many crashes): the REPL would be free"
             elif app is None:
-                status = "starting (hold Space for safe mode)"
+                status = "starting (a long press now, L, enters safe mode)"
             else:
                 status = app.status()
             title = "Connect 4 board simulator - preset %s - %s" % (

@@ -238,7 +238,7 @@ def test_headless_simulator_prints_games_and_records(tmp_path):
                         "--script", str(script), "--record", str(gif)],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "game 1 (demo)" in r.stdout and "moves " in r.stdout
+    assert "game 1, demo: red (level " in r.stdout and "moves " in r.stdout
     from PIL import Image
     with Image.open(gif) as im:
         assert im.n_frames > 20 and im.size[0] > 100

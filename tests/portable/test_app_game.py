@@ -116,17 +116,26 @@ def test_the_menu_changes_settings_and_saves_them():
 def test_stats_pages_in_the_menu():
     rig = Rig("game5")
     rig.store.stats["ai"][0] = [12, 3, 0]
+    rig.store.stats["ai"][1] = [0, 0, 7]
+    rig.store.stats["two"] = [2, 5, 1]
     start(rig, level=1)
     rig.long_press()
     rig.turn(-2)  # stats (items wrap around)
     rig.press()
-    assert rig.app.menu.page == 0
-    assert "wins 12" in rig.app.status()
+    assert rig.app.menu.page == 0  # the current level's page
+    assert "level 1 wins 12" in rig.app.status()
     lit = [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
     assert len(lit) == 8 + 11  # the digits "1" and "2" of the 3x5 font
+    rig.run_for(1500)
+    assert "level 1 losses 3" in rig.app.status()
     rig.turn(1)
-    assert "losses 3" in rig.app.status()
+    rig.run_for(3000)
+    assert "level 2 draws 7" in rig.app.status()
+    rig.turn(-2)
+    assert "two players red wins 2" in rig.app.status()
+    assert hue(rig.pixel(0, 0)) == "red" and hue(rig.pixel(1, 0)) == "yellow"
     rig.press()
+    assert rig.app.menu.page == -1
     rig.long_press()
     assert rig.app.state == PLAY
 

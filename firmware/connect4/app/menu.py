@@ -12,8 +12,14 @@ pages of numbers instead; "Back", or a long press anywhere, leaves the menu.
     brightness  a bar of 1..7
     stats       three bars (wins, losses, draws at the current level); press for numbers
     back        <
+
+Statistics pages: one per AI level (its dot lit on the top row), then one
+for two players (a red and a yellow dot); turning changes the page, a press
+goes back. Each page shows its numbers in turn, 1.5 s each: wins (green),
+losses (red), draws (blue); for two players red wins, yellow wins, draws.
 """
 from micropython import const
+from time import ticks_diff
 
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.hw.display import mix
@@ -25,7 +31,10 @@ ITEMS = ("mode", "level", "first", "blunder", "brightness", "stats", "back")
 _STATS = const(5)
 _BACK = const(6)
 MODE_TEXT = ("AI", "2P", "DM")
-PAGE_COLORS = (GREEN, RED, BLUE, RED, YELLOW, BLUE)  # level W/L/D, then red/yellow wins, draws
+AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
+TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
+PAGES = store.LEVELS + 1  # one per level, then two players
+SHOW_MS = const(1500)
 
 CLOSE = const(1)
 
@@ -42,7 +51,9 @@ class Menu:
         self.on_brightness = on_brightness
         self.item = 0
         self.editing = False
-        self.page = -1  # statistics page, -1 = not showing them
+        self.page = -1  # statistics page (level - 1, or LEVELS for two players), -1 = none
+        self.page_since = 0
+        self.now = 0
         self.changed = []
 
     def open(self, settings, stats):
@@ -60,7 +71,8 @@ class Menu:
         step = 1 if ev == RIGHT else -1 if ev == LEFT else 0
         if self.page >= 0:
             if step:
-                self.page = (self.page + step) % len(PAGE_COLORS)
+                self.page = (self.page + step) % PAGES
+                self.page_since = self.now
             else:
                 self.page = -1
             return 0
@@ -76,7 +88,8 @@ class Menu:
             if self.item == _BACK:
                 return CLOSE
             if self.item == _STATS:
-                self.page = 0
+                self.page = self.settings["level"] - 1
+                self.page_since = self.now
             else:
                 self.editing = True
         return 0
@@ -101,6 +114,7 @@ class Menu:
             self.changed.append(key)
 
     def render(self, display, now):
+        self.now = now
         display.clear()
         w, h = display.width, display.height
         gy = h - 5  # glyphs sit at the bottom
@@ -164,30 +178,36 @@ class Menu:
             for dx in range(3):
                 display.set(x + dx, y + dy, color)
 
+    def _shown(self):
+        """(kind 0-2, value) that the statistics page shows now."""
+        kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
+        if self.page < store.LEVELS:
+            return kind, self.stats["ai"][self.page][kind]
+        return kind, self.stats["two"][kind]
+
     def _render_page(self, display, gy):
         page = self.page
-        for i in range(len(PAGE_COLORS)):
-            display.set(i, 0, PAGE_COLORS[i] if i == page else DIM)
-        if page < 3:
-            value = self.stats["ai"][self.settings["level"] - 1][page]
-            if gy > 1:
-                for x in range(min(display.width, self.settings["level"])):
-                    display.set(x, 1, GREEN)
+        kind, value = self._shown()
+        if page < store.LEVELS:
+            for x in range(min(display.width, store.LEVELS)):
+                display.set(x, 0, WHITE if x == min(page, display.width - 1) else DIM)
+            colors = AI_COLORS
         else:
-            value = self.stats["two"][page - 3]
-            if gy > 1:
-                display.set(0, 1, RED)
-                display.set(1, 1, YELLOW)
-        draw_number(display, value, 0, gy, PAGE_COLORS[page])
+            display.set(0, 0, RED)
+            display.set(1, 0, YELLOW)
+            colors = TWO_COLORS
+        if gy > 1:
+            for i in range(3):
+                display.set(i, 1, colors[i] if i == kind else DIM)
+        draw_number(display, value, 0, gy, colors[kind])
 
     def page_label(self):
         """What the current view shows, in words (for the simulator's status line)."""
         if self.page >= 0:
-            kind = ("wins", "losses", "draws", "red wins", "yellow wins", "draws")[self.page]
-            if self.page < 3:
-                value = self.stats["ai"][self.settings["level"] - 1][self.page]
-                return "stats: level %d %s %d" % (self.settings["level"], kind, value)
-            return "stats: two players %s %d" % (kind, self.stats["two"][self.page - 3])
+            kind, value = self._shown()
+            if self.page < store.LEVELS:
+                return "stats: level %d %s %d" % (self.page + 1, ("wins", "losses", "draws")[kind], value)
+            return "stats: two players %s %d" % (("red wins", "yellow wins", "draws")[kind], value)
         key = ITEMS[self.item]
         if key in self.settings:
             return "menu: %s = %s%s" % (key, self.settings[key], " (changing)" if self.editing else "")
