@@ -208,8 +208,9 @@ def run_interactive(args, cfg, fw, panel):
             for key in keys:
                 if key == "quit":
                     fw.controls.quit_at = now
-                else:
-                    fw.controls.act(key, max(now_ms(), fw.controls.busy_until))
+                else:  # one after the other, so quick keys do not garble the encoder's phases
+                    start_at = max(now_ms(), fw.controls.busy_until)
+                    fw.controls.busy_until = fw.controls.act(key, start_at) + 5
         fw.quit = True
         thread.join(1.0)
     if fw.error is not None:
