@@ -105,7 +105,7 @@ def main(cfg, listener=None, stop=None, clock=time):
         return "safe"
     wdt = hw.start_watchdog()
     flash = cfg["flash_dir"]
-    store = Store(flash + SETTINGS_FILE)
+    store = Store(flash + SETTINGS_FILE, defaults={"brightness": cfg["brightness_level"]})
     store.load()
     seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
     time_cap = cfg["ai_time_cap_ms"] if sys.platform == "esp32" else 0

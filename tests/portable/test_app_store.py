@@ -64,6 +64,13 @@ def test_corrupt_truncated_or_unknown_files_give_defaults_and_are_kept_aside():
         assert s.save() and Store(path).load() == "ok"
 
 
+def test_defaults_from_the_config():
+    path = tmpdir("store7") + "c4.json"
+    s = Store(path, defaults={"brightness": 6, "level": 99})
+    assert s.load() == "missing"
+    assert s.settings["brightness"] == 6 and s.settings["level"] == DEFAULTS["level"]
+
+
 def test_bad_values_fall_back_one_by_one():
     path = tmpdir("store3") + "c4.json"
     write(path, '{"version": 1, "settings": {"level": 99, "mode": "ai", "brightness": 2, '

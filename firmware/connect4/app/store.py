@@ -85,12 +85,16 @@ def _exists(fs, path):
 
 
 class Store:
-    def __init__(self, path="connect4.json", fs=None):
+    def __init__(self, path="connect4.json", fs=None, defaults=None):
         self.path = path
         self.tmp = path + ".tmp"
         self.bad = path + ".bad"
         self.fs = fs or _Files()
-        self.settings = dict(DEFAULTS)
+        self.defaults = dict(DEFAULTS)
+        for key in defaults or ():
+            if _valid(key, defaults[key]):
+                self.defaults[key] = defaults[key]
+        self.settings = dict(self.defaults)
         self.stats = default_stats()
         self.status = "new"  # what load() found: ok, missing, corrupt, recovered
 
@@ -105,10 +109,10 @@ class Store:
         return data
 
     def _apply(self, data):
-        settings = dict(DEFAULTS)
+        settings = dict(self.defaults)
         saved = data.get("settings")
         if isinstance(saved, dict):
-            for key in DEFAULTS:
+            for key in settings:
                 if key in saved and _valid(key, saved[key]):
                     settings[key] = saved[key]
         stats = default_stats()
@@ -130,7 +134,7 @@ class Store:
 
     def load(self):
         """Read the file (never raises); returns self.status."""
-        self.settings = dict(DEFAULTS)
+        self.settings = dict(self.defaults)
         self.stats = default_stats()
         fs = self.fs
         if not _exists(fs, self.path):
