@@ -16,6 +16,10 @@ player's k-th disc scores 22 - k (a loss -(22 - k) for the opponent's k-th),
 i.e. (WIDTH*HEIGHT + 1 - n) // 2 when the winner can play its winning disc
 on a board holding n discs.
 
+There is no opening book: positions from about a dozen discs on solve in
+milliseconds to seconds, but early ones can take minutes (analyze("4455")
+about three) and the empty board is out of reach.
+
 Usage:
     python tools/solver.py 4453                  # score and per-column scores
     python tools/solver.py --check FILE [--limit N]
@@ -24,15 +28,12 @@ Usage:
 import argparse
 import sys
 import time
-from typing import Iterator, List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, NamedTuple, Optional, TextIO, Tuple
 
 WIDTH = 7
 HEIGHT = 6
 CELLS = WIDTH * HEIGHT
 _H1 = HEIGHT + 1  # each column uses HEIGHT bits plus a spare top bit
-
-MIN_SCORE = -(CELLS // 2) + 3  # worst score reachable in a search (-18)
-MAX_SCORE = (CELLS + 1) // 2 - 3  # best score reachable in a search (18)
 
 _BOTTOM = sum(1 << (col * _H1) for col in range(WIDTH))
 _BOARD = _BOTTOM * ((1 << HEIGHT) - 1)
@@ -44,17 +45,21 @@ _TOP = tuple(1 << (HEIGHT - 1 + col * _H1) for col in range(WIDTH))
 _ORDER = (3, 2, 4, 1, 5, 0, 6)
 _RANKED_COLUMNS = tuple((WIDTH - i, _COLUMN[col]) for i, col in enumerate(_ORDER))
 
-_TT_CAP = 1 << 21  # entries per bound table before it is cleared
+_TT_CAP = 1 << 20  # entries per bound table (~75 MB when full) before clearing
 
 
 def _winning_cells(stones: int, mask: int) -> int:
-    """Empty cells that would complete four in a row for `stones`."""
+    """Empty cells that would complete four in a row for `stones`.
+
+    Neighbours differ by 1 bit vertically, 7 horizontally, 8 and 6 along the
+    diagonals (written out as literals: this is the solver's hot spot).
+    """
     s = stones
     # vertical: the cell right above three stacked stones
     cells = (s << 1) & (s << 2) & (s << 3)
-    # horizontal (step 7), diagonals (steps 8 and 6): `pair` marks the lower
-    # cell of two in a row; the missing cell is at either end of three in a
-    # row, or in a gap between a pair and a single stone.
+    # other lines: `pair` marks the lower-numbered cell of two in a row; the
+    # missing cell is at either end of three in a row, or in the gap between
+    # a pair and a single stone.
     pair = s & (s >> 7)
     cells |= ((pair >> 7) & ((s >> 21) | (s << 7))) | ((pair << 14) & ((s << 21) | (s >> 7)))
     pair = s & (s >> 8)
@@ -124,16 +129,11 @@ class Solver:
 
     def solve(self, moves: str) -> int:
         """Exact score of the position `moves` for the side to move."""
-        position = Position.parse(moves)
-        if position.is_over():
-            raise ValueError(f"position {moves!r} is already over")
-        return self._score(position)
+        return self._score(_parse_unfinished(moves))
 
     def analyze(self, moves: str) -> List[Optional[int]]:
         """Score of each column for the player moving there; None if full."""
-        position = Position.parse(moves)
-        if position.is_over():
-            raise ValueError(f"position {moves!r} is already over")
+        position = _parse_unfinished(moves)
         return [self._move_score(position, col) if position.can_play(col) else None
                 for col in range(WIDTH)]
 
@@ -174,8 +174,9 @@ class Solver:
 
     def _negamax(self, current: int, mask: int, n: int, alpha: int, beta: int,
                  threats: int) -> int:
-        """Score of a position where the side to move cannot win at once:
-        exact if inside ]alpha, beta[, else a bound on the far side of it.
+        """Score of a position where the side to move cannot win at once,
+        exact if strictly between alpha and beta; otherwise an upper bound
+        not above alpha, or a lower bound not below beta.
 
         `threats` are the empty cells where the opponent would win; the
         parent has them from ordering its moves, so they are passed down.
@@ -193,8 +194,9 @@ class Solver:
         if n >= CELLS - 2:
             return 0
 
-        # The opponent cannot win at once after our move, so neither side's
-        # quickest possible win is reachable: narrow the window to what is.
+        # We cannot win with this disc, nor the opponent with its next one
+        # (we only play non-losing moves): that bounds the score, and the
+        # table may hold tighter bounds from earlier searches.
         key = current + mask
         low = self._lower.get(key, -((CELLS - 2 - n) // 2))
         if alpha < low:
@@ -231,6 +233,13 @@ class Solver:
         if len(table) >= self.table_cap:
             table.clear()
         table[key] = bound
+
+
+def _parse_unfinished(moves: str) -> Position:
+    position = Position.parse(moves)
+    if position.is_over():
+        raise ValueError(f"position {moves!r} is already over")
+    return position
 
 
 _default_solver: Optional[Solver] = None
@@ -273,17 +282,19 @@ def read_benchmark(path: str) -> Iterator[Tuple[int, str, int]]:
                 raise ValueError(f"{path}:{number}: expected '<digits> <score>'") from None
 
 
-def check_file(path: str, limit: Optional[int] = None, out=sys.stdout) -> int:
-    """Solve every position of a benchmark file, report, return mismatches."""
-    solver = Solver()
+def check_file(path: str, limit: Optional[int] = None,
+               out: Optional[TextIO] = None) -> int:
+    """Solve every position of a benchmark file, print a report to `out`
+    (default stdout) and return the number of mismatches."""
+    engine = Solver()
     checked = mismatches = nodes = 0
     start = time.perf_counter()
     for number, moves, expected in read_benchmark(path):
         if limit is not None and checked >= limit:
             break
-        solver.reset()  # per-position node counts, as in Pons' benchmarks
-        got = solver.solve(moves)
-        nodes += solver.nodes
+        engine.reset()  # per-position node counts, as in Pons' benchmarks
+        got = engine.solve(moves)
+        nodes += engine.nodes
         checked += 1
         if got != expected:
             mismatches += 1
@@ -306,11 +317,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if args.check is not None:
             return 1 if check_file(args.check, args.limit) else 0
-        solver = Solver()
-        print(f"score {solver.solve(args.position)}")
-        scores = solver.analyze(args.position)
-    except ValueError as error:
+        engine = Solver()
+        score, scores = engine.solve(args.position), engine.analyze(args.position)
+    except (OSError, ValueError) as error:
         parser.error(str(error))
+    print(f"score {score}")
     print("columns " + " ".join(f"{col}:{'full' if score is None else score}"
                                 for col, score in enumerate(scores, 1)))
     return 0
