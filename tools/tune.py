@@ -241,13 +241,28 @@ def main(argv=None):
     ap.add_argument("--match", action="append",
                     help="play this vector against the tutorial AI (repeatable)")
     ap.add_argument("--games", type=int, default=100, help="games per --match vector")
+    ap.add_argument("--record", action="store_true",
+                    help="append the --match results to --out")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=18.0, help="stop the descent after this")
     args = ap.parse_args(argv)
 
     if args.match:
         vectors = [tuple(int(x) for x in v.split(",")) for v in args.match]
-        match(vectors, args.games, args.workers, print)
+        lines = []
+
+        def say_match(text):
+            print(text, flush=True)
+            lines.append(text)
+
+        match(vectors, args.games, args.workers, say_match)
+        if args.record:
+            with open(args.out, "a", encoding="utf-8") as f:
+                f.write("\n# match vs the tutorial AI, %s\n# command: python tools/tune.py %s\n"
+                        % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+                           " ".join(argv if argv is not None else sys.argv[1:])))
+                for line in lines:
+                    f.write("# " + line + "\n")
         return 0
 
     positions = load(args.data)
