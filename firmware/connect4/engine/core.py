@@ -328,70 +328,6 @@ def scan(arena, player: int) -> int:
 
 
 @micropython.viper
-def evaluate(arena, player: int) -> int:
-    """Heuristic value of a quiet position for `player`, within +-EVAL_MAX.
-
-    The incremental score holds the open windows (by how many discs they hold)
-    and the centre discs. Here the threats are added: a cell that would
-    complete a four, with extras for the row parity that favours its owner
-    (odd rows for the first player, even for the second), for being the
-    lowest threat of its column, for sitting right above a playable cell, and
-    for two threats of one player stacked in a column (a fork).
-    """
-    p = ptr8(arena)
-    s = (p[_SCORE] | (p[_SCORE + 1] << 8)) - 32768
-    w3 = p[_W3]
-    wodd = p[_WODD]
-    wlow = p[_WLOW]
-    wstack = p[_WSTACK]
-    wnext = p[_WNEXT]
-    c = 0
-    while c < 7:
-        x = p[_TOP + c]
-        y = x
-        low = 0  # set once any threat was seen lower in this column
-        prev1 = 0
-        prev2 = 0
-        while y < 56:
-            a = p[_T1 + y]
-            b = p[_T2 + y]
-            odd = (y >> 3) & 1  # 1 on the 1st, 3rd and 5th rows
-            if a:
-                s += w3
-                if odd:
-                    s += wodd
-                    if low == 0:
-                        s += wlow
-                if prev1:
-                    s += wstack
-                if y == x + 8:
-                    s += wnext
-            if b:
-                s -= w3
-                if odd == 0:
-                    s -= wodd
-                    if low == 0:
-                        s -= wlow
-                if prev2:
-                    s -= wstack
-                if y == x + 8:
-                    s -= wnext
-            if a or b:
-                low = 1
-            prev1 = a
-            prev2 = b
-            y += 8
-        c += 1
-    if player == 2:
-        s = 0 - s
-    if s > EVAL_MAX:
-        s = EVAL_MAX
-    elif s < 0 - EVAL_MAX:
-        s = 0 - EVAL_MAX
-    return s
-
-
-@micropython.viper
 def order_moves(arena, cands: int, tt_move: int, player: int, base: int) -> int:
     """Write the candidate columns (a bit mask) into the ply's move list, best
     first: the table move, then by threats the move creates, then centre
@@ -461,7 +397,26 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
     if n >= 42:
         return 0
     player = 1 + (n & 1)
-    s = int(scan(arena, player))
+    # s = scan(arena, player), inlined
+    own = _T1
+    opp = _T2
+    if player == 2:
+        own = _T2
+        opp = _T1
+    s = 0
+    c = 0
+    while c < 7:
+        x = p[_TOP + c]
+        if x < 56:
+            s |= 1 << (c + 21)
+            if p[own + x]:
+                s |= 1 << c
+            if p[opp + x]:
+                s |= 1 << (c + 7)
+            if x < 48:
+                if p[opp + x + 8]:
+                    s |= 1 << (c + 14)
+        c += 1
     if s & 0x7F:
         return WIN + 42 - n
     if n >= 41:
@@ -487,7 +442,64 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         if alpha >= beta:
             return alpha
     if depth <= 0:
-        return int(evaluate(arena, player))
+        # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
+        # The incremental score holds the open windows (by how many discs they
+        # hold) and the centre discs. Here the threats are added: a cell that
+        # would complete a four, with extras for the row parity that favours
+        # its owner (odd rows for the first player, even for the second), for
+        # being the lowest threat of its column, for sitting right above a
+        # playable cell, and for two threats of one player stacked in a column
+        # (a fork). Inlined: a call would cost as much as the walk.
+        v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - 32768
+        w3 = p[_W3]
+        wodd = p[_WODD]
+        wlow = p[_WLOW]
+        wstack = p[_WSTACK]
+        wnext = p[_WNEXT]
+        c = 0
+        while c < 7:
+            x = p[_TOP + c]
+            y = x
+            low = 0  # set once any threat was seen lower in this column
+            prev1 = 0
+            prev2 = 0
+            while y < 56:
+                a = p[_T1 + y]
+                b = p[_T2 + y]
+                odd = (y >> 3) & 1  # 1 on the 1st, 3rd and 5th rows
+                if a:
+                    v += w3
+                    if odd:
+                        v += wodd
+                        if low == 0:
+                            v += wlow
+                    if prev1:
+                        v += wstack
+                    if y == x + 8:
+                        v += wnext
+                if b:
+                    v -= w3
+                    if odd == 0:
+                        v -= wodd
+                        if low == 0:
+                            v -= wlow
+                    if prev2:
+                        v -= wstack
+                    if y == x + 8:
+                        v -= wnext
+                if a or b:
+                    low = 1
+                prev1 = a
+                prev2 = b
+                y += 8
+            c += 1
+        if player == 2:
+            v = 0 - v
+        if v > EVAL_MAX:
+            v = EVAL_MAX
+        elif v < 0 - EVAL_MAX:
+            v = 0 - EVAL_MAX
+        return v
     ti = (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) << 3
     check = (h >> 14) & 0xFFFF
     tt_move = 255
@@ -508,6 +520,11 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
                 return sc
     base = (n - p[_ROOTN]) << 3
     cnt = int(order_moves(arena, cands, tt_move, player, base))
+    inc = 1  # a disc's step in a window state: 1 for player 1, 16 for player 2
+    centre = p[_WCENTRE]
+    if player == 2:
+        inc = 16
+        centre = 0 - centre
     alpha0 = alpha
     best = 0 - INF
     best_move = 255
@@ -517,7 +534,35 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         x = p[_TOP + c]
         p[_TOP + c] = x + 8
         p[_N] = n + 1
-        place(arena, x, player)
+        # place(arena, x, player), inlined: a call costs about as much as the work
+        p[x] = player
+        acc = p[_SCORE] | (p[_SCORE + 1] << 8)
+        j = _CW + (x << 4)
+        end = j + p[_CWN + x]
+        while j < end:
+            w = p[j]
+            old = p[_WSTATE + w]
+            new = old + inc
+            p[_WSTATE + w] = new
+            acc += p[_F + new] - p[_F + old]
+            if old == 3:
+                p[_T1 + x] = p[_T1 + x] - 1
+            elif old == 48:
+                p[_T2 + x] = p[_T2 + x] - 1
+            if new == 3 or new == 48:
+                y = p[_WINDOWS + 2 * w]
+                d = p[_WINDOWS + 2 * w + 1]
+                while p[y] != 0:
+                    y += d
+                k = _T1 + y
+                if new == 48:
+                    k = _T2 + y
+                p[k] = p[k] + 1
+            j += 1
+        if (x & 7) == 3:
+            acc += centre
+        p[_SCORE] = acc & 0xFF
+        p[_SCORE + 1] = (acc >> 8) & 0xFF
         z = _ZOBRIST + ((player - 1) << 8) + (x << 2)
         hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
         if i == 0:
@@ -526,7 +571,35 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             sc = 0 - int(search(arena, tt, depth - 1, 0 - alpha - 1, 0 - alpha, hz))
             if sc > alpha and sc < beta:
                 sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
-        remove(arena, x)
+        # remove(arena, x), inlined
+        acc = p[_SCORE] | (p[_SCORE + 1] << 8)
+        j = _CW + (x << 4)
+        end = j + p[_CWN + x]
+        while j < end:
+            w = p[j]
+            old = p[_WSTATE + w]
+            new = old - inc
+            p[_WSTATE + w] = new
+            acc += p[_F + new] - p[_F + old]
+            if old == 3 or old == 48:
+                y = p[_WINDOWS + 2 * w]
+                d = p[_WINDOWS + 2 * w + 1]
+                while p[y] != 0:
+                    y += d
+                k = _T1 + y
+                if old == 48:
+                    k = _T2 + y
+                p[k] = p[k] - 1
+            if new == 3:
+                p[_T1 + x] = p[_T1 + x] + 1
+            elif new == 48:
+                p[_T2 + x] = p[_T2 + x] + 1
+            j += 1
+        if (x & 7) == 3:
+            acc -= centre
+        p[_SCORE] = acc & 0xFF
+        p[_SCORE + 1] = (acc >> 8) & 0xFF
+        p[x] = 0
         p[_TOP + c] = x
         p[_N] = n
         if p[_ABORT]:
