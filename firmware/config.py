@@ -52,11 +52,11 @@ COMMON = {
     "ai_min_think_ms": 400,  # the AI's disc pulses at least this long (a move is never instant)
     "demo_move_ms": 700,  # pace of demo moves
     # AI: the poll hook runs every `poll_interval` nodes. The chip searches
-    # about 10,600 nodes/s (tools/data/chip.txt: ~9,400 instructions a node
-    # at ~100 M instructions/s), so 256 nodes is ~24 ms: a press is noticed
+    # about 15,000 nodes/s (tools/data/chip.txt: ~6,700 instructions a node
+    # at ~100 M instructions/s), so 256 nodes is ~17 ms: a press is noticed
     # well within 50 ms. The time cap is a safety net on the chip only.
     "poll_interval": 256,
-    "chip_nodes_per_s": 10600,
+    "chip_nodes_per_s": 15000,
     "ai_time_cap_ms": 10000,
     "tt_entries": 4096,
     "node_rate": 0,  # simulator only: pace the search like a chip of this many nodes/s (0 = full speed)

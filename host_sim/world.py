@@ -261,4 +261,4 @@ def chip_nodes_per_second():
                     return max(1, int(100_000_000 / int(line.split()[1])))
     except (OSError, ValueError, IndexError):
         pass
-    return 10600
+    return 15000

@@ -328,48 +328,6 @@ def scan(arena, player: int) -> int:
 
 
 @micropython.viper
-def order_moves(arena, cands: int, tt_move: int, player: int, base: int) -> int:
-    """Write the candidate columns (a bit mask) into the ply's move list, best
-    first: the table move, then by threats the move creates, then centre
-    first. Returns the count."""
-    p = ptr8(arena)
-    wcreate = p[_WCREATE]
-    two = 2
-    if player == 2:
-        two = 32
-    cnt = 0
-    i = 0
-    while i < 7:
-        c = p[_ORDER + i]
-        i += 1
-        if not (cands & (1 << c)):
-            continue
-        if c == tt_move:
-            key = 255
-        else:
-            x = p[_TOP + c]
-            made = 0
-            j = _CW + (x << 4)
-            end = j + p[_CWN + x]
-            while j < end:  # windows through x holding two of ours and no other
-                if p[_WSTATE + p[j]] == two:
-                    made += 1
-                j += 1
-            key = made * wcreate + p[_CENTRE + c]
-            if key > 254:
-                key = 254
-        j = cnt  # insertion sort, stable: equal keys keep the centre-first order
-        while j > 0 and p[_KEYS + base + j - 1] < key:
-            p[_MOVES + base + j] = p[_MOVES + base + j - 1]
-            p[_KEYS + base + j] = p[_KEYS + base + j - 1]
-            j -= 1
-        p[_MOVES + base + j] = c
-        p[_KEYS + base + j] = key
-        cnt += 1
-    return cnt
-
-
-@micropython.viper
 def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
     """Negamax alpha-beta with a transposition table; returns the score.
 
@@ -519,7 +477,42 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             if alpha >= beta:
                 return sc
     base = (n - p[_ROOTN]) << 3
-    cnt = int(order_moves(arena, cands, tt_move, player, base))
+    # Order the candidates into this ply's move list, best first: the table
+    # move, then by the threats a move creates (windows through its cell
+    # holding two of ours and nothing else), then centre first (inlined).
+    wcreate = p[_WCREATE]
+    two = 2
+    if player == 2:
+        two = 32
+    cnt = 0
+    i = 0
+    while i < 7:
+        c = p[_ORDER + i]
+        i += 1
+        if not (cands & (1 << c)):
+            continue
+        if c == tt_move:
+            key = 255
+        else:
+            x = p[_TOP + c]
+            made = 0
+            j = _CW + (x << 4)
+            end = j + p[_CWN + x]
+            while j < end:  # windows through x holding two of ours and no other
+                if p[_WSTATE + p[j]] == two:
+                    made += 1
+                j += 1
+            key = made * wcreate + p[_CENTRE + c]
+            if key > 254:
+                key = 254
+        j = cnt  # insertion sort, stable: equal keys keep the centre-first order
+        while j > 0 and p[_KEYS + base + j - 1] < key:
+            p[_MOVES + base + j] = p[_MOVES + base + j - 1]
+            p[_KEYS + base + j] = p[_KEYS + base + j - 1]
+            j -= 1
+        p[_MOVES + base + j] = c
+        p[_KEYS + base + j] = key
+        cnt += 1
     inc = 1  # a disc's step in a window state: 1 for player 1, 16 for player 2
     centre = p[_WCENTRE]
     if player == 2:

@@ -13,8 +13,8 @@ LEVELS = (
     (3, 800, 10),       # 4
     (4, 1500, 5),       # 5
     (6, 4000, 2),       # 6
-    (10, 10000, 0),     # 7
-    (42, 20000, 0),     # 8: the strongest the chip affords (about 2 s a move)
+    (12, 15000, 0),     # 7
+    (42, 50000, 0),     # 8: the strongest the chip affords (under 2 s a move on average)
 )
 
 MIN_LEVEL = 1
