@@ -10,12 +10,16 @@ NODE_STAMP := node_modules/.installed
 SIM_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: help sim test bench engine picture clean
+.PHONY: help sim test bench engine picture clean deploy flash repl bench-device
 
 help:
 	@echo "make sim     the board simulator in the terminal (SIM_ARGS=--help for options)"
 	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross)"
 	@echo "make bench   speed and strength figures for the README"
+	@echo "make flash PORT=... FIRMWARE=...  erase the board, write a MicroPython image"
+	@echo "make deploy PORT=...        compile firmware/ for the chip, copy it, reset"
+	@echo "make repl PORT=...          the board's REPL"
+	@echo "make bench-device PORT=...  the engine benchmark on the board"
 	@echo "make engine  the engine line protocol on stdin/stdout"
 	@echo "make picture the README's pictures of the board (docs/), from the simulator"
 
@@ -47,6 +51,23 @@ test: $(VENV_STAMP) $(NODE_STAMP)
 
 bench: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) tools/bench.py $(BENCH_ARGS)
+
+# Board commands: tools/device.py holds the logic (DRY_RUN=1 prints the commands).
+PORT ?=
+FIRMWARE ?=
+DEVICE := $(PY) tools/device.py $(if $(DRY_RUN),--dry-run) --port "$(PORT)"
+
+deploy: $(VENV_STAMP)
+	$(DEVICE) deploy
+
+flash: $(VENV_STAMP)
+	$(DEVICE) --firmware "$(FIRMWARE)" flash
+
+repl: $(VENV_STAMP)
+	$(DEVICE) repl
+
+bench-device: $(VENV_STAMP)
+	$(DEVICE) bench
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

@@ -1,0 +1,187 @@
+"""Put the firmware on a real board: the logic behind `make deploy/flash/repl/bench-device`.
+
+    python tools/device.py build                  (only the mpy-cross step, into build/mpy/)
+    python tools/device.py deploy --port PORT [--dry-run]
+    python tools/device.py flash --port PORT --firmware IMAGE.bin [--dry-run]
+    python tools/device.py repl --port PORT [--dry-run]
+    python tools/device.py bench --port PORT [--dry-run]
+
+Kept in Python (not in Makefile recipes) so the tests can check, without a
+board, the exact commands each target runs: `--dry-run` prints them, one a
+line, and runs nothing except the host-side mpy-cross compile plan.
+
+Deploy layout on the board (the firmware tree lands at `/`, so `connect4`
+imports from the root exactly as `tools/chipbench.py` expects):
+- `main.py` stays source: MicroPython runs the `main.py` file, never main.mpy.
+- `config.py` stays source: makers edit it (on the board too, with mpremote edit).
+- every other module is compiled with `mpy-cross -march=rv32imc` (viper and
+  native code need the chip's native target, and .mpy saves the heap the
+  compiler would use at import).
+- the import system tries `X.py` before `X.mpy`, so an old source twin would
+  shadow a fresh .mpy: deploy removes the `.py` twin of every .mpy it copies
+  (and the `.mpy` twin of every .py), then copies and resets the board.
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BUILD = os.path.join("build", "mpy")
+BIN = os.path.dirname(sys.executable)  # the venv's bin/: mpy-cross, mpremote, esptool
+# Copied as source; everything else is compiled.
+KEEP_SOURCE = ("main.py", "config.py")
+# Files in firmware/ that are not firmware modules (the mip manifest).
+SKIP = ("package.json",)
+BAUD = 460800
+
+
+def tool(name):
+    """The pinned tool from the venv when present, else whatever PATH has."""
+    path = os.path.join(BIN, name)
+    if not os.path.exists(path):
+        return name
+    rel = os.path.relpath(path, ROOT)  # commands run in the repository root
+    return path if rel.startswith("..") else rel
+
+
+def firmware_sources():
+    """Every firmware .py, as paths relative to firmware/ with '/' separators, sorted."""
+    out = []
+    for folder, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for name in files:
+            if name.endswith(".py"):
+                rel = os.path.relpath(os.path.join(folder, name), FIRMWARE)
+                out.append(rel.replace(os.sep, "/"))
+    return sorted(out)
+
+
+def plan(build=BUILD):
+    """(compile, copies, stale): what deploy does.
+
+    compile: (source, target) pairs for mpy-cross; copies: (host file, board
+    path) pairs; stale: board paths removed before copying (the twins)."""
+    compile_, copies, stale = [], [], []
+    for rel in firmware_sources():
+        src = os.path.join("firmware", rel)
+        if rel in KEEP_SOURCE:
+            copies.append((src, "/" + rel))
+            stale.append("/" + rel[:-3] + ".mpy")
+        else:
+            mpy = rel[:-3] + ".mpy"
+            target = os.path.join(build, mpy)
+            compile_.append((src, target))
+            copies.append((target, "/" + mpy))
+            stale.append("/" + rel)
+    return compile_, copies, stale
+
+
+def board_dirs(copies):
+    """Every folder the copies need on the board, parents first."""
+    dirs = set()
+    for _, dest in copies:
+        parts = dest.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            dirs.add("/" + "/".join(parts[:i]))
+    return sorted(dirs, key=lambda d: (d.count("/"), d))
+
+
+def prepare_script(dirs, stale):
+    """MicroPython code run on the board before the copy: make folders, drop twins.
+
+    One `exec` instead of `mpremote rm` per file: rm of a missing file fails
+    and would stop the chain."""
+    return ("import os\n"
+            "for d in %s:\n"
+            "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+            "for f in %s:\n"
+            "    try:\n        os.remove(f)\n        print(\"removed\", f)\n    except OSError:\n        pass\n"
+            ) % (json.dumps(list(dirs)), json.dumps(list(stale)))
+
+
+def build_commands(build=BUILD):
+    mpy_cross = tool("mpy-cross")
+    return [[mpy_cross, "-march=rv32imc", "-o", target, src] for src, target in plan(build)[0]]
+
+
+def deploy_commands(port, build=BUILD):
+    _, copies, stale = plan(build)
+    mpremote = tool("mpremote")
+    cmds = build_commands(build)
+    # One mpremote session chained with '+': every reconnect would interrupt
+    # the board again and may reset it (USB serial/JTAG), restarting main.py.
+    board = [mpremote, "connect", port, "exec", prepare_script(board_dirs(copies), stale)]
+    for src, dest in copies:
+        board += ["+", "fs", "cp", src, ":" + dest]
+    cmds.append(board + ["+", "reset"])
+    return cmds
+
+
+def flash_commands(port, firmware):
+    esptool = tool("esptool")
+    return [[esptool, "--chip", "esp32c3", "--port", port, "erase-flash"],
+            [esptool, "--chip", "esp32c3", "--port", port, "--baud", str(BAUD),
+             "write-flash", "-z", "0x0", firmware]]
+
+
+def repl_commands(port):
+    return [[tool("mpremote"), "connect", port, "repl"]]
+
+
+def bench_commands(port):
+    return [[tool("mpremote"), "connect", port, "run", os.path.join("tools", "chipbench.py")]]
+
+
+def show(cmd):
+    return shlex.join(cmd)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("action", choices=("build", "deploy", "flash", "repl", "bench"))
+    p.add_argument("--port", default="", help="serial port of the board, e.g. /dev/ttyACM0")
+    p.add_argument("--firmware", default="", help="flash: the MicroPython ESP32_GENERIC_C3 .bin")
+    p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    a = p.parse_args(argv)
+    target = {"bench": "bench-device"}.get(a.action, a.action)
+    if not a.port and a.action != "build":
+        print("error: no serial port: make %s PORT=/dev/ttyACM0 (Linux), PORT=/dev/cu.usbmodem1101 "
+              "(macOS) or PORT=COM3 (Windows); `%s connect list` lists them"
+              % (target, os.path.basename(tool("mpremote"))), file=sys.stderr)
+        return 2
+    if a.action == "flash":
+        if not a.firmware:
+            print("error: no image: make flash PORT=%s FIRMWARE=ESP32_GENERIC_C3-<date>-v1.28.0.bin "
+                  "(from https://micropython.org/download/ESP32_GENERIC_C3/)" % a.port, file=sys.stderr)
+            return 2
+        if not a.dry_run and not os.path.isfile(a.firmware):
+            print("error: no such file: %s" % a.firmware, file=sys.stderr)
+            return 2
+        cmds = flash_commands(a.port, a.firmware)
+    elif a.action == "build":
+        cmds = build_commands()
+    elif a.action == "deploy":
+        cmds = deploy_commands(a.port)
+    elif a.action == "repl":
+        cmds = repl_commands(a.port)
+    else:
+        cmds = bench_commands(a.port)
+    for cmd in cmds:
+        print(show(cmd), flush=True)
+        if a.dry_run:
+            continue
+        if cmd[1:2] == ["-march=rv32imc"]:  # mpy-cross does not make folders
+            os.makedirs(os.path.dirname(os.path.join(ROOT, cmd[3])), exist_ok=True)
+        rc = subprocess.call(cmd, cwd=ROOT)
+        if rc:
+            print("error: exit status %d: %s" % (rc, show(cmd)), file=sys.stderr)
+            return rc
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
