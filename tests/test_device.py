@@ -125,3 +125,15 @@ def test_chipbench_runs_on_a_board_layout(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     assert len(lines) == 10 and lines[-1].startswith("total nodes "), r.stdout
+
+
+def test_mip_package_lists_exactly_the_firmware():
+    """firmware/package.json is generated (`python tools/device.py package`): keep it in step."""
+    with open(device.PACKAGE_JSON) as f:
+        text = f.read()
+    assert text == device.package_text(), "run: python tools/device.py package"
+    import json
+    urls = json.loads(text)["urls"]
+    assert sorted(dest for dest, _ in urls) == device.firmware_sources()
+    for dest, src in urls:
+        assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src

@@ -1,6 +1,7 @@
 """Put the firmware on a real board: the logic behind `make deploy/flash/repl/bench-device`.
 
     python tools/device.py build                  (only the mpy-cross step, into build/mpy/)
+    python tools/device.py package                (rewrites firmware/package.json for mip)
     python tools/device.py deploy --port PORT [--dry-run]
     python tools/device.py flash --port PORT --firmware IMAGE.bin [--dry-run]
     python tools/device.py repl --port PORT [--dry-run]
@@ -136,18 +137,46 @@ def bench_commands(port):
     return [[tool("mpremote"), "connect", port, "run", os.path.join("tools", "chipbench.py")]]
 
 
+PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
+PACKAGE_VERSION = "1.0.0"
+
+
+def mip_package():
+    """firmware/package.json for `mpremote mip install --target / github:OWNER/REPO/firmware/package.json`.
+
+    It sits in firmware/ because the root package.json is npm's (the test VM).
+    mip resolves relative sources against the manifest's folder; destinations
+    are relative to --target, and `/` puts main.py where the board runs it.
+    Sources, not .mpy: mip copies files, and the board compiles viper itself."""
+    return {"urls": [[rel, rel] for rel in firmware_sources()], "deps": [],
+            "version": PACKAGE_VERSION}
+
+
+def package_text():
+    """One source a line, so a diff shows which file came or went."""
+    pkg = mip_package()
+    urls = ",\n    ".join(json.dumps(u) for u in pkg["urls"])
+    return '{\n  "urls": [\n    %s\n  ],\n  "deps": [],\n  "version": %s\n}\n' % (
+        urls, json.dumps(pkg["version"]))
+
+
 def show(cmd):
     return shlex.join(cmd)
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("action", choices=("build", "deploy", "flash", "repl", "bench"))
+    p.add_argument("action", choices=("build", "package", "deploy", "flash", "repl", "bench"))
     p.add_argument("--port", default="", help="serial port of the board, e.g. /dev/ttyACM0")
     p.add_argument("--firmware", default="", help="flash: the MicroPython ESP32_GENERIC_C3 .bin")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     a = p.parse_args(argv)
     target = {"bench": "bench-device"}.get(a.action, a.action)
+    if a.action == "package":
+        with open(PACKAGE_JSON, "w") as f:
+            f.write(package_text())
+        print("wrote", os.path.relpath(PACKAGE_JSON, ROOT))
+        return 0
     if not a.port and a.action != "build":
         print("error: no serial port: make %s PORT=/dev/ttyACM0 (Linux), PORT=/dev/cu.usbmodem1101 "
               "(macOS) or PORT=COM3 (Windows); `%s connect list` lists them"
