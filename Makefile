@@ -10,12 +10,13 @@ NODE_STAMP := node_modules/.installed
 SIM_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: help sim test bench engine picture clean deploy flash repl bench-device
+.PHONY: help sim test bench engine picture clean deploy flash repl bench-device memory
 
 help:
 	@echo "make sim     the board simulator in the terminal (SIM_ARGS=--help for options)"
 	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross)"
 	@echo "make bench   speed and strength figures for the README"
+	@echo "make memory  heap figures of the firmware in the MicroPython VM"
 	@echo "make flash PORT=... FIRMWARE=...  erase the board, write a MicroPython image"
 	@echo "make deploy PORT=...        compile firmware/ for the chip, copy it, reset"
 	@echo "make repl PORT=...          the board's REPL"
@@ -68,6 +69,9 @@ repl: $(VENV_STAMP)
 
 bench-device: $(VENV_STAMP)
 	$(DEVICE) bench
+
+memory: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) tools/memory.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build
