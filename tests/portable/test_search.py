@@ -158,3 +158,34 @@ def test_the_search_core_allocates_nothing_per_node():
         micropython.heap_unlock()
     assert core.nodes(arena) > 1000 and not core.aborted(arena)
     assert -core.EVAL_MAX <= score <= core.EVAL_MAX
+
+
+def test_incremental_state_is_exact_and_restored_by_the_search():
+    """The search's inlined make/unmake and the standalone place/remove keep
+    the same window, threat and score state as a rebuild from scratch."""
+    from connect4.engine import core
+    s = Searcher(tt_entries=256)
+    rng = Rng(5)
+    for game in range(6):
+        b = Board()
+        h = core.load_position(s.arena, b.cells, b.tops, b.count)
+        while not b.is_over() and b.count < 30:
+            moves = b.legal_moves()
+            col = moves[rng.below(len(moves))]
+            h = core.play(s.arena, col, b.turn, h)  # standalone place
+            b.play(col)
+            if b.is_over():
+                break
+            state = bytes(s.arena)
+            rebuilt = Searcher(tt_entries=256)
+            assert core.load_position(rebuilt.arena, b.cells, b.tops, b.count) == h
+            for start, end in STATE_REGIONS:
+                assert rebuilt.arena[start:end] == state[start:end], (b.moves_string(), start)
+            core.prepare(s.arena, 256, 400, 1023)
+            core.search(s.arena, s.tt, 3, -core.INF, core.INF, h)  # inlined make/unmake
+            for start, end in STATE_REGIONS:
+                assert s.arena[start:end] == state[start:end], (b.moves_string(), start)
+
+
+# cells, tops and disc count; incremental score; threat counts; window states
+STATE_REGIONS = ((0, 72), (86, 88), (808, 936), (1076, 1145))

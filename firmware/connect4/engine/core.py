@@ -195,6 +195,12 @@ def clear(buf, size: int):
         i += 1
 
 
+# place, remove and scan serve the Python-level root and load_position; the
+# search inlines the same steps, because on the chip a viper-to-viper call
+# costs about as much as the work it wraps (callgrind: 9,397 -> 6,663
+# instructions per node). tests/portable/test_search.py checks the two agree.
+
+
 @micropython.viper
 def place(arena, x: int, q: int):
     """Put a `q` disc on cell x and update windows, threat counts and score."""
