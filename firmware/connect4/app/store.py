@@ -16,8 +16,9 @@ File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
 import json
 import os
 
+from connect4.engine.levels import MAX_LEVEL as LEVELS
+
 VERSION = 1
-LEVELS = 8
 
 MODES = ("ai", "two", "demo")
 FIRSTS = ("red", "yellow", "alternate", "loser")  # who starts: red = you against the AI
