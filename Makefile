@@ -7,14 +7,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
+STUBS_STAMP := build/c3stubs/.installed
 SIM_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: help sim test bench engine picture clean deploy flash repl bench-device memory
+.PHONY: help sim test typecheck bench engine picture clean deploy flash repl bench-device memory
 
 help:
 	@echo "make sim     the board simulator in the terminal (SIM_ARGS=--help for options)"
-	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross)"
+	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross, chip stubs)"
+	@echo "make typecheck  firmware/ against the ESP32-C3 MicroPython stubs (mypy)"
 	@echo "make bench   speed and strength figures for the README"
 	@echo "make memory  heap figures of the firmware in the MicroPython VM"
 	@echo "make flash PORT=... FIRMWARE=...  erase the board, write a MicroPython image"
@@ -33,6 +35,11 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The chip's stubs as mypy's typeshed, apart from the venv (tools/typecheck.py).
+$(STUBS_STAMP): requirements-stubs.txt typings/viper.pyi $(VENV_STAMP)
+	$(PY) tools/typecheck.py --install
+	touch $@
+
 sim: $(VENV_STAMP)
 	$(PY) -m host_sim.sim $(SIM_ARGS)
 
@@ -47,8 +54,11 @@ picture: $(VENV_STAMP)
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine
 
-test: $(VENV_STAMP) $(NODE_STAMP)
+test: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q
+
+typecheck: $(STUBS_STAMP)
+	$(PY) tools/typecheck.py
 
 bench: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) tools/bench.py $(BENCH_ARGS)

@@ -72,11 +72,11 @@ def log_error(path, exc):
         except OSError:
             pass
         with open(path, "a") as f:
-            f.write("--- crash at %d ms\n" % time.ticks_ms())
+            f.write("--- crash at %d ms\n" % time.ticks_ms())  # type: ignore[str-format]  # ticks: an int
             if hasattr(sys, "print_exception"):
                 sys.print_exception(exc, f)
             else:  # CPython (the simulator)
-                import traceback
+                import traceback  # type: ignore[import-not-found]  # CPython only
                 traceback.print_exception(type(exc), exc, exc.__traceback__, file=f)
     except Exception:
         pass

@@ -420,11 +420,11 @@ class App:
                     self.leave_demo(now)
                 elif (not self.input.busy() and not self.input.pressed()
                       and self.clock.ticks_diff(now, self.held_since) >= HELD_GRACE_MS):
-                    self.drop(self.result.move, now)
+                    self.drop(self.result.move, now)  # type: ignore[union-attr]  # set when searched
             else:
                 wait = cfg["demo_move_ms"] if self.mode == MODE_DEMO else cfg["ai_min_think_ms"]
                 if self._elapsed(now) >= wait:
-                    self.drop(self.result.move, now)
+                    self.drop(self.result.move, now)  # type: ignore[union-attr]  # set when searched
         elif state == DROP:
             top, bottom = self._drop_path()
             if self._elapsed(now) >= (bottom - top + 1) * DROP_ROW_MS:
