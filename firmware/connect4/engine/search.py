@@ -109,7 +109,7 @@ class Searcher:
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
-        self._deadline = ticks_add(ticks_ms(), time_ms) if self._timed else 0  # type: ignore[assignment]  # stubs: opaque ticks; an int on the chip
+        self._deadline = ticks_add(ticks_ms(), time_ms) if self._timed else 0
         self._stop = STOP_NONE
         core._poll = self._hook
         try:
