@@ -4,7 +4,8 @@ Every figure is measured in this run:
   1. nodes per second on CPython and in the MicroPython VM (tools/chipbench.py),
      and instructions per node of the native code (callgrind on a MicroPython
      unix-port binary given with --micropython, else the figure recorded in
-     tools/data/chip.txt by tools/instr_per_node.py, with its provenance);
+     tools/data/chip.txt by tools/instr_per_node.py, with its provenance),
+     and the firmware's heap figures in the MicroPython VM (tools/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
      perfect solver (../shared/bench when present, else the samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
@@ -29,7 +30,7 @@ from connect4.engine import levels  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
-from tools import chipbench, mpvm  # noqa: E402
+from tools import chipbench, memory, mpvm  # noqa: E402
 from tools.solver import Solver, read_benchmark  # noqa: E402
 from tools.tutorial_ai import TutorialAI  # noqa: E402
 
@@ -231,6 +232,23 @@ def main(argv=None):
     say()
     say("Instructions per node: %s." % source)
     say()
+
+    if mpvm.available():
+        f = memory.measure()
+        kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
+        say("### Memory (MicroPython VM, heap %s)" % kb(f["heap"]))
+        say()
+        say("| what | heap |")
+        say("|---|---:|")
+        say("| firmware imported (every module) | %s |" % kb(f["import"]))
+        say("| searcher (4096-entry table) | %s |" % kb(f["searcher"]))
+        say("| in use after a top-level search of %d nodes (at most the peak) | %s |" % (
+            f["search_nodes"], kb(f["search_peak"])))
+        say("| bytes allocated per search node | %d |" % f["per_node"])
+        say()
+        say("Budget (tools/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
+            kb(f["budget"]), "met" if f["search_peak"] <= f["budget"] else "not met yet"))
+        say()
 
     with multiprocessing.Pool(2) as pool:
         say("### Accuracy at the top level (%d), judged by the perfect solver" % TOP)

@@ -6,12 +6,21 @@ MicroPython VM of the tests, and CPython. It searches a fixed set of
 positions with a fixed node budget, so every run does the same work, and
 prints one `bench ...` line a position and a `total ...` line.
 
-Usage: chipbench.py [nodes] [firmware dir]
+With the argument `levels` (anywhere; `make bench-device` gives it), it then
+times every AI level of connect4.engine.levels: a few fixed positions searched
+with the level's depth cap and node budget (the Searcher itself, no
+blunders), one line a level:
+    level L depth D nodes N ms T max M budget B
+D and B are the level's caps, N the mean nodes searched a move, T and M the
+mean and the longest milliseconds a move.
+
+Usage: chipbench.py [nodes] [firmware dir] [levels]
 """
 import sys
 
-if len(sys.argv) > 2:
-    sys.path.insert(0, sys.argv[2])
+ARGS = [a for a in sys.argv[1:] if a != "levels"]
+if len(ARGS) > 1:
+    sys.path.insert(0, ARGS[1])
 
 from time import ticks_ms, ticks_diff  # noqa: E402
 
@@ -20,6 +29,7 @@ from connect4.engine.search import Searcher  # noqa: E402
 
 POSITIONS = ("", "4453", "444443", "3344352", "44", "1234567765",
              "3453", "4344355", "4")
+LEVEL_POSITIONS = ("", "4453", "3344352")
 
 
 def run(budget, out=print):
@@ -40,5 +50,33 @@ def run(budget, out=print):
     return total_nodes, total_ms
 
 
+def run_levels(out=print, positions=LEVEL_POSITIONS):
+    """Per level: (level, depth, budget, mean nodes, mean ms, max ms), also printed."""
+    from connect4.engine import levels
+    searcher = Searcher()
+    rows = []
+    for level in range(levels.MIN_LEVEL, levels.MAX_LEVEL + 1):
+        depth, budget, _ = levels.limits(level)
+        nodes = 0
+        total_ms = 0
+        worst = 0
+        for moves in positions:
+            board = Board(moves)
+            start = ticks_ms()
+            result = searcher.search(board, depth=depth, nodes=budget)
+            ms = ticks_diff(ticks_ms(), start)
+            nodes += result.nodes
+            total_ms += ms
+            worst = max(worst, ms)
+        n = len(positions)
+        row = (level, depth, budget, nodes // n, total_ms // n, worst)
+        out("level %d depth %d nodes %d ms %d max %d budget %d" % (
+            level, depth, row[3], row[4], worst, budget))
+        rows.append(row)
+    return rows
+
+
 if __name__ == "__main__":
-    run(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)
+    run(int(ARGS[0]) if ARGS else 5000)
+    if "levels" in sys.argv[1:]:
+        run_levels()

@@ -133,8 +133,15 @@ def repl_commands(port):
     return [[tool("mpremote"), "connect", port, "repl"]]
 
 
+# `mpremote run` passes no arguments: an `exec` first, in the same session
+# (mpremote soft-resets only before its first command), sets the board's
+# sys.argv so chipbench also times every level.
+BENCH_ARGV = 'import sys; sys.argv[:] = ["chipbench.py", "levels"]'
+
+
 def bench_commands(port):
-    return [[tool("mpremote"), "connect", port, "run", os.path.join("tools", "chipbench.py")]]
+    return [[tool("mpremote"), "connect", port, "exec", BENCH_ARGV,
+             "+", "run", os.path.join("tools", "chipbench.py")]]
 
 
 PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
