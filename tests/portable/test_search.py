@@ -21,6 +21,12 @@ def test_blocks_a_loss_in_one():
     assert r.move == 3
 
 
+def test_a_forced_move_spends_only_a_small_budget():
+    from connect4.engine.search import FORCED_NODES
+    r = SEARCHER.search(Board("1122336"), nodes=100000)  # O must block column 4
+    assert r.move == 3 and 0 < r.nodes <= FORCED_NODES + 1
+
+
 def test_never_plays_under_an_opponent_threat():
     rng = Rng(11)
     checked = 0

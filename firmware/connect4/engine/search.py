@@ -17,6 +17,7 @@ STOP_NONE = ""
 STOP_NODES = "nodes"
 STOP_POLL = "poll"
 STOP_TIME = "time"
+FORCED_NODES = 1000  # node budget when only one move does not lose at once
 
 
 class SearchResult:
@@ -104,6 +105,8 @@ class Searcher:
             if not cands:  # every move loses at once: delay by playing anything
                 return SearchResult(self._pick(legal, None), -(WIN + 41 - n), 1, 0)
         order = [c for c in (3, 2, 4, 1, 5, 0, 6) if cands & (1 << c)]
+        if len(order) == 1:  # forced: search only for the score, do not spend the budget
+            nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
         core.clear(self.tt, len(self.tt))
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
