@@ -14,6 +14,7 @@ EMPTY = const(0)
 BORDER = const(3)
 TOP_ROW_END = const(56)  # first index past the playing field
 DIRECTIONS = (1, 7, 8, 9)  # horizontal, anti-diagonal, vertical, diagonal
+CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)  # the columns in the order the AI tries them
 
 
 def cell_index(col, row):

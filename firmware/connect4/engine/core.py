@@ -17,7 +17,7 @@ Win scores depend on the position only, so the table may store them as is.
 import micropython
 from micropython import const
 
-from connect4.engine.board import new_cells, DIRECTIONS
+from connect4.engine.board import new_cells, DIRECTIONS, CENTRE_FIRST
 
 WIN = const(1000)
 EVAL_MAX = const(900)
@@ -98,7 +98,7 @@ def _windows():
 def init_arena(arena, weights=DEFAULT_WEIGHTS):
     """Fill the constant parts of a fresh arena (once, at start-up)."""
     arena[0:64] = new_cells()
-    for i, col in enumerate((3, 2, 4, 1, 5, 0, 6)):
+    for i, col in enumerate(CENTRE_FIRST):
         arena[_ORDER + i] = col
         arena[_CENTRE + col] = 6 - i
     for w, (start, d) in enumerate(_windows()):
@@ -171,10 +171,6 @@ def play(arena, col, player, h):
     x = arena[_TOP + col]
     make(arena, col, player)
     return h ^ zobrist(arena, x, player)
-
-
-def unplay(arena, col):
-    unmake(arena, col)
 
 
 def nodes(arena):

@@ -11,6 +11,7 @@ proved in the unfinished one), and always legal.
 from time import ticks_ms, ticks_diff, ticks_add
 
 from connect4.engine import core
+from connect4.engine.board import CENTRE_FIRST
 from connect4.engine.core import WIN, INF
 
 STOP_NONE = ""
@@ -104,7 +105,7 @@ class Searcher:
             cands = legal & ~(s >> 14) & 0x7F
             if not cands:  # every move loses at once: delay by playing anything
                 return SearchResult(self._pick(legal, None), -(WIN + 41 - n), 1, 0)
-        order = [c for c in (3, 2, 4, 1, 5, 0, 6) if cands & (1 << c)]
+        order = [c for c in CENTRE_FIRST if cands & (1 << c)]
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
@@ -116,12 +117,12 @@ class Searcher:
         self._stop = STOP_NONE
         core._poll = self._hook
         try:
-            return self._deepen(order, h, player, min(depth, 42 - n), nodes, info, rng)
+            return self._deepen(order, h, player, min(depth, 42 - n), info, rng)
         finally:
             core._poll = core.no_poll
             self._user_poll = None
 
-    def _deepen(self, order, h, player, max_depth, budget, info, rng):
+    def _deepen(self, order, h, player, max_depth, info, rng):
         arena = self.arena
         scores = self.scores
         best_move = order[0]
@@ -169,7 +170,7 @@ class Searcher:
                 sc = -core.search(arena, tt, depth - 1, -INF, INF, hz)
             else:
                 sc = -core.search(arena, tt, depth - 1, -INF, 1 - best, hz)
-            core.unplay(arena, c)
+            core.unmake(arena, c)
             if core.aborted(arena):
                 break
             scores[c] = sc
@@ -185,5 +186,5 @@ class Searcher:
 
     @staticmethod
     def _pick(mask, rng):
-        cols = [c for c in (3, 2, 4, 1, 5, 0, 6) if mask & (1 << c)]
+        cols = [c for c in CENTRE_FIRST if mask & (1 << c)]
         return cols[rng.below(len(cols))] if rng is not None and len(cols) > 1 else cols[0]
