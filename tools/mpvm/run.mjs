@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
-const COPY_EXT = new Set([".py", ".json", ".txt", ".csv", ".bin"]);
+const COPY_EXT = new Set([".py", ".mpy", ".json", ".txt", ".csv", ".bin"]);
 const NATIVE_LINE = /^\s*@micropython\.(native|viper)\s*(#.*)?$/;
 // The port's gc.mem_free() adds this constant "max new split" (port main.c);
 // with the heap capped no split can happen, so it is subtracted back.
@@ -184,6 +184,7 @@ def _mpvm_boot(script, argv, paths, cwd, strip, split):
     def run(fn, *args):
         try:
             fn(*args)
+            gc.collect()  # only marks a collection due: it runs when control is back in JS
             if state[0] is None:
                 g['_mpvm_rc'] = 0
             return

@@ -62,6 +62,16 @@ WEIGHT_NAMES = ("one", "two", "threat", "parity", "lowest", "stack", "centre",
                 "poison", "order_threat")
 DEFAULT_WEIGHTS = (1, 4, 10, 6, 10, 40, 4, 8, 16)
 
+# Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits.
+#   0-1  check: hash bits 14..29, little endian
+#   2    score + _TT_BIAS, low 8 bits
+#   3    score + _TT_BIAS, high 4 bits | best move << 4 (_NO_MOVE: none)
+#   4    depth << 2 | flag (flag 0: an empty slot)
+# A stored score is a searched node's best, so it stays within
+# +-(WIN + 43) and fits 12 bits; depths stay below 64 (42 plies at most).
+TT_ENTRY = const(5)
+_TT_BIAS = const(2048)
+_NO_MOVE = const(7)
 _EXACT = const(3)
 _LOWER = const(1)
 _UPPER = const(2)
@@ -460,15 +470,18 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         elif v < 0 - EVAL_MAX:
             v = 0 - EVAL_MAX
         return v
-    ti = (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) << 3
+    ti = (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
     check = (h >> 14) & 0xFFFF
     tt_move = 255
     stored = t[ti] | (t[ti + 1] << 8)
-    if stored == check and t[ti + 5] != 0:
-        tt_move = t[ti + 6]
-        if t[ti + 4] >= depth:
-            sc = (t[ti + 2] | (t[ti + 3] << 8)) - 32768
-            flag = t[ti + 5]
+    df = t[ti + 4]
+    if stored == check and (df & 3) != 0:
+        tt_move = t[ti + 3] >> 4
+        if tt_move == _NO_MOVE:
+            tt_move = 255
+        if (df >> 2) >= depth:
+            sc = (t[ti + 2] | ((t[ti + 3] & 15) << 8)) - _TT_BIAS
+            flag = df & 3
             if flag == _EXACT:
                 return sc
             if flag == _LOWER:
@@ -612,13 +625,13 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         flag = _UPPER
     elif best >= beta:
         flag = _LOWER
-    if t[ti + 4] <= depth or stored != check:
+    if (t[ti + 4] >> 2) <= depth or stored != check:
         t[ti] = check & 0xFF
         t[ti + 1] = check >> 8
-        v = best + 32768
+        v = best + _TT_BIAS
+        if best_move > _NO_MOVE:
+            best_move = _NO_MOVE
         t[ti + 2] = v & 0xFF
-        t[ti + 3] = (v >> 8) & 0xFF
-        t[ti + 4] = depth
-        t[ti + 5] = flag
-        t[ti + 6] = best_move
+        t[ti + 3] = ((v >> 8) & 15) | (best_move << 4)
+        t[ti + 4] = (depth << 2) | flag
     return best

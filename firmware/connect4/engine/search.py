@@ -47,7 +47,7 @@ def moves_to_end(score, count):
 
 
 class Searcher:
-    """Owns the preallocated arena and transposition table (8 bytes an entry)."""
+    """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry)."""
 
     def __init__(self, tt_entries=4096, poll_interval=256, weights=core.DEFAULT_WEIGHTS):
         if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
@@ -58,7 +58,7 @@ class Searcher:
         self.poll_interval = poll_interval
         self.arena = bytearray(core.ARENA_SIZE)
         core.init_arena(self.arena, weights)
-        self.tt = bytearray(8 * tt_entries)
+        self.tt = bytearray(core.TT_ENTRY * tt_entries)
         self.scores = [0] * 7
         self._user_poll = None
         self._deadline = 0

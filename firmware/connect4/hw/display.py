@@ -6,7 +6,8 @@ Implementation notes
   touches the LEDs. Only `show()` does: it maps cells to LED indexes (a table
   built once from the panel's wiring, rotation and flips), applies the gamma
   table and the global brightness, estimates the current and scales the whole
-  frame down to the budget, then writes the strip.
+  frame down to the budget, then writes the strip's buffer (the `buf`,
+  `ORDER` and `bpp` of MicroPython's NeoPixel driver) and sends it.
 - Colours are perceptual (what you would pick on a screen); the gamma table
   turns them into PWM duty. Brightness scales the duty; a lit channel never
   rounds down to off, so dim pixels stay visible.
@@ -157,10 +158,21 @@ class Display:
                 out[k] = out[k] * allowed // total
             total = allowed
         self.milliamps = self.idle_ma + total * self.ma_per_channel // _FULL
+        # Straight into the driver's buffer (`np[i] = (r, g, b)` would make a
+        # tuple per LED: 2 KB of garbage a frame), in its ORDER and bytes per LED.
         strip = self.strip
+        buf = strip.buf
+        order = strip.ORDER
+        o_r = order[0]
+        o_g = order[1]
+        o_b = order[2]
+        bpp = strip.bpp
         mapping = self.mapping
         for i in range(self.n):
             k = 3 * i
-            strip[mapping[i]] = (out[k], out[k + 1], out[k + 2])
+            base = mapping[i] * bpp
+            buf[base + o_r] = out[k]
+            buf[base + o_g] = out[k + 1]
+            buf[base + o_b] = out[k + 2]
         strip.write()
         self.shows += 1

@@ -1,0 +1,129 @@
+"""Runs inside the MicroPython VM for tools/memory.py: the board's heap, step by step.
+
+    memory_probe.py NODES_A NODES_B GAME_LEVEL
+
+The firmware is imported from .mpy files (as `make deploy` puts it on the
+board) and built exactly as `connect4.boot.main` builds it, on host_sim's
+machine/neopixel stubs (imported before the baseline: the chip has them
+built in). This VM collects garbage only between top-level steps, so each
+figure taken at the end of a step counts everything allocated since the last
+collection: an upper bound of the true peak inside that step.
+"""
+import gc
+import os
+import sys
+
+sys.path.append('/stubs')  # after the VM's own modules: its micropython and time stay
+import machine  # noqa: F401  (built into the chip)
+import neopixel  # noqa: F401
+import time
+from _mpvm import run_steps
+
+NODES = (int(sys.argv[1]), int(sys.argv[2]))
+GAME_LEVEL = int(sys.argv[3])
+GAME_STEP = 1  # main-loop iterations between collections: one, for the tightest bound
+out = {}
+keep = {}
+
+
+class VirtualClock:
+    """The app's clock, moved by its own sleeps: a whole game takes no real time."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def ticks_add(self, a, b):
+        return time.ticks_add(a, b)
+
+    def sleep_ms(self, ms):
+        self.now = time.ticks_add(self.now, ms)
+
+
+def held(base):
+    return gc.mem_alloc() - base
+
+
+def steps():
+    try:
+        os.mkdir('/flash')
+    except OSError:
+        pass
+    yield  # a collection: the baseline
+    base = gc.mem_alloc()
+    import config  # what main.py imports
+    from connect4 import boot
+    keep['modules'] = (config, boot)
+    yield
+    out['import'] = held(base)
+
+    # The app as boot.main builds it (its Searcher, table and all).
+    from connect4 import hardware_setup
+    from connect4.app.game import App, PLAY
+    from connect4.app.store import Store
+    from connect4.engine.board import Board
+    from connect4.engine.levels import MAX_LEVEL
+    cfg = config.get(None, {"flash_dir": "/flash/", "seed": 7, "safe_mode_ms": 0})
+    hw = hardware_setup.build(cfg)
+    store = Store(cfg["flash_dir"] + boot.SETTINGS_FILE, defaults={"brightness": cfg["brightness_level"]})
+    store.load()
+    clock = VirtualClock()
+    app = App(hw.display, hw.input, store, cfg, clock=clock, seed=cfg["seed"])
+    keep['app'] = (hw, store, app)
+    yield
+    out['app'] = held(base) - out['import']
+    out['table'] = len(app.searcher.tt)
+
+    # A top-level move from the empty board, in the app's own searcher.
+    app.ai.set_level(MAX_LEVEL)
+    r = app.ai.choose(Board())
+    out['search_peak'] = held(base)
+    out['search_nodes'] = r.nodes
+    r = None
+    yield
+
+    # Bytes per node: two searches of different budgets (fixed costs cancel).
+    allocated = []
+    for nodes in NODES:
+        start = gc.mem_alloc()
+        r = app.searcher.search(Board(), nodes=nodes)
+        allocated.append((r.nodes, gc.mem_alloc() - start))
+        r = None
+        yield
+    (n1, a1), (n2, a2) = allocated
+    out['per_node'] = (a2 - a1) // (n2 - n1) if n2 > n1 else 0
+
+    # A whole game against the AI: intro, moves, animations, the statistics saved.
+    app.settings["level"] = GAME_LEVEL
+    app.settings["mode"] = "ai"
+    app.start()
+    pause = cfg["loop_ms"]
+    peak = 0
+    turn = 0
+    while app.games < 1:
+        for _ in range(GAME_STEP):
+            if app.state == PLAY and not app.ai_to_move():
+                col = (3 + 2 * turn) % 7  # the human: a fixed walk over the columns
+                while not app.board.can_play(col):
+                    col = (col + 1) % 7
+                app.drop(col, clock.ticks_ms())
+                turn += 1
+            app.step()
+            clock.sleep_ms(pause)
+        peak = max(peak, held(base))
+        yield
+    out['game_peak'] = peak
+    out['game_moves'] = app.board.count
+    saved = Store(store.path, defaults={})
+    saved.load()
+    out['game_saved'] = sum(saved.stats["ai"][GAME_LEVEL - 1]) == 1  # the result reached the flash
+    out['heap'] = gc.mem_alloc() + gc.mem_free()
+    print('MEMORY', repr(out).replace("'", '"').replace('True', 'true').replace('False', 'false'))
+
+
+run_steps(steps())
