@@ -1,15 +1,14 @@
 """The board commands (`make deploy/flash/repl/bench-device`) without a board:
-the exact commands each one runs, that deploy compiles every firmware module
-and removes every stale twin, and that chipbench runs with the firmware laid
-out as deploy leaves it (imports from `/`, no arguments)."""
+the exact commands each one runs, and that deploy compiles every firmware
+module and removes every stale twin. tests/test_fakeboard.py runs deploy and
+bench-device end to end against a fake board."""
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from tools import device, mpvm
+from tools import device
 
 ROOT = device.ROOT
 PY = sys.executable
@@ -110,53 +109,6 @@ def test_build_compiles_every_module_for_the_chip(tmp_path):
         assert r.returncode == 0, r.stderr
         with open(target, "rb") as f:
             assert f.read(1) == b"M"  # .mpy magic
-
-
-@pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
-def test_chipbench_runs_on_a_board_layout(tmp_path):
-    """Firmware at the VM's root, as deploy leaves it, and no sys.argv (mpremote run)."""
-    board = tmp_path / "board"
-    shutil.copytree(os.path.join(ROOT, "firmware"), board,
-                    ignore=shutil.ignore_patterns("__pycache__", "package.json"))
-    script = tmp_path / "run.py"
-    bench = open(os.path.join(ROOT, "tools", "chipbench.py")).read()
-    # the VM puts /firmware on sys.path: take it off, and run as the board would
-    script.write_text("import sys\nsys.path[:] = ['', '/board']\nsys.argv[:] = []\n"
-                      "import os\nos.chdir('/board')\n" + smaller(bench))
-    r = mpvm.run(script, paths=[(board, "/board")], timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    lines = r.stdout.splitlines()
-    assert len(lines) == 10 and lines[-1].startswith("total nodes "), r.stdout
-
-
-def smaller(bench):
-    """chipbench with a 300-node default budget and one position a level (quicker)."""
-    for old, new in (("else 5000)", "else 300)"),
-                     ('LEVEL_POSITIONS = ("", "4453", "3344352")', 'LEVEL_POSITIONS = ("4453",)')):
-        assert bench.count(old) == 1, old
-        bench = bench.replace(old, new)
-    return bench
-
-
-@pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
-def test_chipbench_times_every_level_when_bench_device_asks(tmp_path):
-    """The board's sys.argv as `make bench-device` sets it: the bench lines, then a line a level."""
-    from connect4.engine import levels
-    script = tmp_path / "run.py"
-    bench = open(os.path.join(ROOT, "tools", "chipbench.py")).read()
-    argv = device.BENCH_ARGV.split("; ", 1)[1]
-    script.write_text("import sys\n%s\n" % argv + smaller(bench))
-    r = mpvm.run(script, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    lines = r.stdout.splitlines()
-    assert len(lines) == 10 + levels.MAX_LEVEL and lines[9].startswith("total nodes "), r.stdout
-    for level, line in enumerate(lines[10:], 1):
-        depth, budget, _ = levels.limits(level)
-        words = line.split()
-        assert words[0::2] == ["level", "depth", "nodes", "ms", "max", "budget"], line
-        assert int(words[1]) == level and int(words[3]) == depth and int(words[11]) == budget
-        assert 0 < int(words[5]) <= budget + budget // 100  # a node or so over the budget
-        assert 0 <= int(words[7]) <= int(words[9])
 
 
 def test_mip_package_lists_exactly_the_firmware():

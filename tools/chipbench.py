@@ -32,8 +32,19 @@ POSITIONS = ("", "4453", "444443", "3344352", "44", "1234567765",
 LEVEL_POSITIONS = ("", "4453", "3344352")
 
 
+_SEARCHER = []
+
+
+def searcher_once():
+    """One Searcher for every run: a second table would not fit beside the first
+    in a small heap that has not been collected yet (search() clears it anyway)."""
+    if not _SEARCHER:
+        _SEARCHER.append(Searcher())
+    return _SEARCHER[0]
+
+
 def run(budget, out=print):
-    searcher = Searcher()
+    searcher = searcher_once()
     total_nodes = 0
     total_ms = 0
     for moves in POSITIONS:
@@ -53,7 +64,7 @@ def run(budget, out=print):
 def run_levels(out=print, positions=LEVEL_POSITIONS):
     """Per level: (level, depth, budget, mean nodes, mean ms, max ms), also printed."""
     from connect4.engine import levels
-    searcher = Searcher()
+    searcher = searcher_once()
     rows = []
     for level in range(levels.MIN_LEVEL, levels.MAX_LEVEL + 1):
         depth, budget, _ = levels.limits(level)

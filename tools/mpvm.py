@@ -18,17 +18,16 @@ def available():
     return bool(shutil.which("node")) and os.path.isfile(os.path.join(PACKAGE, "micropython.mjs"))
 
 
-def run(script, *args, paths=(), heap="256k", strip_native=True, timeout=120, input=None,
-        grow=False, cwd=None, firmware=None):
-    """Run `script` (a host path, or a VM path inside `paths`) in the VM.
-
-    `paths` are extra (host_dir, vm_dir) pairs, copied in and put on sys.path
-    after the firmware (mapped to /firmware). `heap` caps the GC heap ('180k');
-    `grow=True` lets it grow instead. `firmware` is another host folder to
-    map to /firmware (e.g. compiled .mpy files). Returns the CompletedProcess (text).
-    """
+def command(script, *args, paths=(), heap="256k", strip_native=True, grow=False, cwd=None,
+            firmware=None):
+    """The node command line that runs `script` in the VM (see run())."""
     cmd = ["node", RUN_MJS, "--heap", str(heap)]
-    mapped = (FIRMWARE,) if firmware is None else ((firmware, FIRMWARE[1]),)
+    if firmware is None:
+        mapped = (FIRMWARE,)
+    elif firmware is False:
+        mapped = ()
+    else:
+        mapped = ((firmware, FIRMWARE[1]),)
     for host, vm in mapped + tuple(paths):
         cmd += ["--path", "%s=%s" % (os.fspath(host), vm)]
     if strip_native:
@@ -37,6 +36,20 @@ def run(script, *args, paths=(), heap="256k", strip_native=True, timeout=120, in
         cmd.append("--grow")
     if cwd:
         cmd += ["--cwd", cwd]
-    cmd += [os.fspath(script)] + [str(a) for a in args]
+    return cmd + [os.fspath(script)] + [str(a) for a in args]
+
+
+def run(script, *args, paths=(), heap="256k", strip_native=True, timeout=120, input=None,
+        grow=False, cwd=None, firmware=None):
+    """Run `script` (a host path, or a VM path inside `paths`) in the VM.
+
+    `paths` are extra (host_dir, vm_dir) pairs, copied in and put on sys.path
+    after the firmware (mapped to /firmware). `heap` caps the GC heap ('180k');
+    `grow=True` lets it grow instead. `firmware` is another host folder to
+    map to /firmware (e.g. compiled .mpy files), False for none. Returns the
+    CompletedProcess (text).
+    """
+    cmd = command(script, *args, paths=paths, heap=heap, strip_native=strip_native, grow=grow,
+                  cwd=cwd, firmware=firmware)
     return subprocess.run(cmd, cwd=ROOT, input=input, capture_output=True, text=True,
                           timeout=timeout, stdin=None if input is not None else subprocess.DEVNULL)

@@ -97,11 +97,13 @@ function lineSink(stream) {
 }
 
 // Stdin: blocking reads of fd 0; a non-blocking pipe's EAGAIN waits 5 ms and retries.
-function stdinReader() {
+// Output is flushed before each wait, so a prompt without a newline is seen.
+function stdinReader(flush) {
   const chunk = Buffer.alloc(4096);
   const nap = new Int32Array(new SharedArrayBuffer(4));
   let pos = 0, end = 0;
   return () => {
+    if (pos === end) flush();
     while (pos === end) {
       try { end = fs.readSync(0, chunk, 0, chunk.length, null); pos = 0; } catch (e) {
         if (e.code === "EAGAIN") { Atomics.wait(nap, 0, 0, 5); continue; }
@@ -140,7 +142,7 @@ const o = parseArgs(process.argv.slice(2));
 const out = lineSink(process.stdout), err = lineSink(process.stderr);
 const mp = await loadMicroPython({
   heapsize: o.heap, pystack: 64 * 1024, linebuffer: false,
-  stdout: (b) => out.put(b[0]), stderr: (b) => err.put(b[0]), stdin: stdinReader(),
+  stdout: (b) => out.put(b[0]), stderr: (b) => err.put(b[0]), stdin: stdinReader(() => { out.flush(); err.flush(); }),
 });
 for (const [dir, vm] of o.paths) copyTree(mp.FS, dir, vm, o.strip);
 const script = placeScript(mp.FS, o);

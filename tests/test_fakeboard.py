@@ -1,0 +1,105 @@
+"""`make deploy` and `make bench-device` end to end, against a fake board.
+
+The fake board (tools/fakeboard.py) is a pseudo-terminal speaking
+MicroPython's raw REPL, executing in the MicroPython VM, so mpremote talks to
+it as to a board on USB serial. It runs bytecode only: after deploy the test
+checks the files (rv32imc .mpy cannot run in the VM); bench-device runs on a
+board seeded with the firmware compiled to bytecode .mpy (tools/memory.py)."""
+import hashlib
+import json
+import os
+import subprocess
+
+import pytest
+
+from tools import device, memory, mpvm
+from tools.fakeboard import FakeBoard
+
+ROOT = device.ROOT
+pytestmark = pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
+
+LIST_FILES = """
+import os, hashlib, _fakeboard
+def walk(d, out):
+    for name in os.listdir(d):
+        p = d.rstrip('/') + '/' + name
+        if os.stat(p)[0] & 0x4000:
+            if p not in ('/tmp', '/home', '/dev', '/proc', '/work'):  # the VM's own
+                walk(p, out)
+        else:
+            out[p] = hashlib.sha256(open(p, 'rb').read()).digest().hex()
+    return out
+print(repr({'files': walk('/', {}), 'resets': _fakeboard.resets}).replace("'", '"'))
+"""
+
+
+def mpremote(port, *args, timeout=60):
+    return subprocess.run([device.tool("mpremote"), "connect", port] + list(args), cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def make(target, port, timeout=300):
+    return subprocess.run(["make", target, "PORT=" + port], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def board_state(port):
+    r = mpremote(port, "exec", LIST_FILES)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads(r.stdout)
+
+
+def sha(path):
+    with open(os.path.join(ROOT, path), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def test_make_deploy_copies_the_compiled_firmware_removes_twins_and_resets(tmp_path):
+    seed = tmp_path / "seed"
+    (seed / "connect4" / "engine").mkdir(parents=True)
+    (seed / "connect4" / "engine" / "core.py").write_text("STALE = 1\n")  # would shadow core.mpy
+    (seed / "config.mpy").write_bytes(b"M")  # would lose to config.py anyway, but is stale
+    (seed / "connect4.json").write_text('{"version": 1}')  # the player's settings: kept
+    with FakeBoard(seed=str(seed)) as board:
+        r = make("deploy", board.port)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "removed /connect4/engine/core.py" in r.stdout and "removed /config.mpy" in r.stdout
+        state = board_state(board.port)
+    _, copies, _ = device.plan()
+    expected = {dest: sha(src) for src, dest in copies}
+    expected["/connect4.json"] = hashlib.sha256(b'{"version": 1}').hexdigest()
+    assert state["files"] == expected
+    assert state["resets"] == 1
+    with open(os.path.join(ROOT, device.BUILD, "connect4", "engine", "core.mpy"), "rb") as f:
+        header = f.read(4)
+    assert header[:2] == b"M\x06" and (header[2] >> 2) & 0x2F == 11  # rv32imc
+
+
+def test_make_bench_device_prints_speed_and_every_level(tmp_path):
+    from connect4.engine import levels
+    memory.build_vm_image(str(tmp_path))
+    with FakeBoard(seed=str(tmp_path)) as board:
+        r = make("bench-device", board.port)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [line for line in r.stdout.splitlines() if line.startswith(("bench ", "total ", "level "))]
+    assert len(lines) == 10 + levels.MAX_LEVEL, r.stdout
+    total = lines[9].split()
+    assert total[1::2] == ["nodes", "ms", "nps"], lines[9]
+    assert int(total[2]) > 40000 and int(total[6]) > 0, lines[9]  # nine searches of up to 5000 nodes
+    for level, line in enumerate(lines[10:], 1):
+        depth, budget, _ = levels.limits(level)
+        words = line.split()
+        assert words[0::2] == ["level", "depth", "nodes", "ms", "max", "budget"], line
+        assert int(words[1]) == level and int(words[3]) == depth and int(words[11]) == budget
+        assert 0 < int(words[5]) <= budget + budget // 100  # a node or so over the budget
+        assert 0 <= int(words[7]) <= int(words[9])
+
+
+def test_the_fake_board_reports_errors_as_a_board_does():
+    with FakeBoard() as board:
+        r = mpremote(board.port, "exec", "1 / 0")
+        assert r.returncode == 1 and "ZeroDivisionError" in r.stdout + r.stderr
+        r = mpremote(board.port, "fs", "cat", ":/no_such_file")
+        assert r.returncode == 1 and "No such file" in r.stdout + r.stderr  # OSError 2, as the chip numbers it
+        r = mpremote(board.port, "exec", "print(6 * 7)")
+        assert (r.returncode, r.stdout) == (0, "42\n")
