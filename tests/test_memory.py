@@ -38,7 +38,7 @@ def test_footprint_leaves_half_the_heap_free(figures):
 
 def test_the_report_prints_every_figure(figures):
     text = memory.report(figures)
-    for label in ("firmware imported", "app built", "top-level move peak", "whole game peak",
+    for label in ("firmware imported", "app built on it", "top-level move peak", "whole game peak",
                   "per search node", "native code", "footprint", "budget"):
         assert label in text
 

@@ -117,7 +117,7 @@ def report(f):
     return "\n".join([
         "memory (MicroPython VM, heap %s; firmware as deployed, .mpy)" % kb(f["heap"]),
         "  firmware imported         %s" % kb(f["import"]),
-        "  app built (table %s)    +%s" % (kb(f["table"]), kb(f["app"])),
+        "  app built on it          +%s (its table: %s)" % (kb(f["app"]), kb(f["table"])),
         "  top-level move peak       %s (at most; %d nodes)" % (kb(f["search_peak"]), f["search_nodes"]),
         "  whole game peak           %s (at most; level %s, %d discs)" % (
             kb(f["game_peak"]), GAME_LEVEL, f["game_moves"]),

@@ -142,7 +142,8 @@ const o = parseArgs(process.argv.slice(2));
 const out = lineSink(process.stdout), err = lineSink(process.stderr);
 const mp = await loadMicroPython({
   heapsize: o.heap, pystack: 64 * 1024, linebuffer: false,
-  stdout: (b) => out.put(b[0]), stderr: (b) => err.put(b[0]), stdin: stdinReader(() => { out.flush(); err.flush(); }),
+  stdout: (b) => out.put(b[0]), stderr: (b) => err.put(b[0]),
+  stdin: stdinReader(() => { out.flush(); err.flush(); }),
 });
 for (const [dir, vm] of o.paths) copyTree(mp.FS, dir, vm, o.strip);
 const script = placeScript(mp.FS, o);
