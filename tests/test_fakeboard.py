@@ -103,3 +103,32 @@ def test_the_fake_board_reports_errors_as_a_board_does():
         assert r.returncode == 1 and "No such file" in r.stdout + r.stderr  # OSError 2, as the chip numbers it
         r = mpremote(board.port, "exec", "print(6 * 7)")
         assert (r.returncode, r.stdout) == (0, "42\n")
+
+
+def test_the_fake_boards_friendly_repl_answers_a_line():
+    """What `make repl` shows: the prompt, the echo, an expression's value."""
+    import select
+    with FakeBoard() as board:
+        fd = os.open(board.port, os.O_RDWR | os.O_NOCTTY)
+        try:
+            seen = b""
+
+            def prompt(n):  # until the n-th ">>> "
+                nonlocal seen
+                while seen.count(b">>> ") < n:
+                    ready, _, _ = select.select([fd], [], [], 10)
+                    assert ready, seen
+                    seen += os.read(fd, 4096)
+
+            prompt(1)
+            for n, line in enumerate((b"6 * 7\r", b"x = [1, 2]\r",
+                                      b"lex\x7f\x7fen(x) + 1\r",  # two backspaces
+                                      b"1 / 0\r"), 2):
+                os.write(fd, line)
+                prompt(n)
+        finally:
+            os.close(fd)
+    assert b"6 * 7\r\n42\r\n>>> " in seen
+    assert b"x = [1, 2]\r\n>>> " in seen
+    assert b"\r\n3\r\n>>> " in seen
+    assert b"ZeroDivisionError" in seen

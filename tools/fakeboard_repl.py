@@ -8,7 +8,9 @@ on a serial port. It speaks what mpremote uses:
   code ended by Ctrl-D is answered "OK", run, then its output, Ctrl-D, the
   traceback if any, Ctrl-D and the prompt ">";
 - raw-paste mode (Ctrl-E A Ctrl-A) is declined with "R\\x00", as older
-  firmware does, so mpremote falls back to the plain raw REPL.
+  firmware does, so mpremote falls back to the plain raw REPL;
+- the friendly `>>>` REPL (for `make repl`) runs one line at a time, echoes
+  and prints an expression's value; Ctrl-D there is a soft reboot.
 The board's filesystem is the VM's, rooted at `/` like the chip's LittleFS.
 `machine.reset()` reboots the fake board (counted in `_fakeboard.resets`).
 The VM runs bytecode only: .mpy files compiled for rv32imc do not import here.
@@ -98,6 +100,26 @@ def run(code, env):
     return True
 
 
+def line(text, env):
+    """One line of the friendly REPL: an expression's value is printed, as at `>>>`.
+    Returns False when it reset the board. (One line at a time: no blocks.)"""
+    try:
+        try:
+            code = compile(text, "<stdin>", "eval")
+        except SyntaxError:
+            exec(text, env)
+        else:
+            value = eval(code, env)
+            if value is not None:
+                write(repr(value) + "\r\n")
+    except Reset:
+        _fakeboard.resets += 1
+        return False
+    except BaseException as e:
+        print_error(e)
+    return True
+
+
 def session():
     """The REPL loop; it yields after every command, so the VM collects garbage then."""
     env = boot()
@@ -122,7 +144,26 @@ def session():
             if not raw:
                 write("\r\n>>> ")
         elif not raw:
-            continue  # the friendly REPL's input is not needed by mpremote
+            if b in (0x0D, 0x0A):  # Enter: run the line
+                write("\r\n")
+                if code and not line(bytes(code).decode(), env):
+                    env = boot()
+                    write(BANNER)
+                code = bytearray()
+                write(">>> ")
+                yield
+            elif b == 0x04 and not code:  # Ctrl-D: soft reboot
+                _fakeboard.soft_resets += 1
+                env = boot()
+                write("\r\nMPY: soft reboot\r\n" + BANNER + ">>> ")
+                yield
+            elif b in (0x08, 0x7F):  # backspace
+                if code:
+                    code = code[:-1]  # (MicroPython's bytearray has no pop)
+                    write("\x08 \x08")
+            elif b >= 0x20:
+                code.append(b)
+                write_bytes(c)  # echo
         elif b == 0x04:
             if code:
                 ok = run(bytes(code).decode(), env)
