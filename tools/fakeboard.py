@@ -32,7 +32,6 @@ class FakeBoard:
         self.seed = seed
         self.heap = heap
         self.port = None
-        self.output = bytearray()  # everything the board sent, for diagnostics
         self._proc = None
         self._threads = []
 
@@ -43,8 +42,10 @@ class FakeBoard:
         self.port = os.ttyname(slave)
         paths = [(self.seed, "/")] if self.seed else []
         cmd = mpvm.command(REPL, paths=paths, heap=self.heap, firmware=False)
+        # The VM's stderr (a crash of the fake board itself) goes to ours: a pipe
+        # nobody reads could fill up and stall the board.
         self._proc = subprocess.Popen(cmd, cwd=mpvm.ROOT, stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                                      stdout=subprocess.PIPE, bufsize=0)
         self._threads = [threading.Thread(target=self._to_board, daemon=True),
                          threading.Thread(target=self._from_board, daemon=True)]
         for t in self._threads:
@@ -66,22 +67,13 @@ class FakeBoard:
 
     def _from_board(self):
         while True:
-            data = self._proc.stdout.read1(4096) if hasattr(self._proc.stdout, "read1") \
-                else os.read(self._proc.stdout.fileno(), 4096)
+            data = os.read(self._proc.stdout.fileno(), 4096)
             if not data:
                 return
-            self.output += data
             try:
                 os.write(self._master, data)
             except OSError:
                 return
-
-    def alive(self):
-        return self._proc is not None and self._proc.poll() is None
-
-    def errors(self):
-        """The VM's own stderr (crashes of the fake board itself), once stopped."""
-        return self._proc.stderr.read().decode(errors="replace") if not self.alive() else ""
 
     def __exit__(self, *exc):
         if self._proc is not None:

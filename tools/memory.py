@@ -56,8 +56,10 @@ def _mpy_cross(args):
 
 def build_vm_image(dest):
     """The deploy layout under `dest`, compiled for the VM: sources as on the board,
-    .mpy without the native decorators (bytecode instead of rv32imc)."""
+    .mpy without the native decorators (bytecode instead of rv32imc). Returns the
+    sources that had native code."""
     compile_, copies, _ = device.plan(dest)
+    native = []
     for src, board_path in copies:
         if src.endswith(".py"):  # kept as source on the board
             target = os.path.join(dest, board_path.lstrip("/"))
@@ -65,7 +67,10 @@ def build_vm_image(dest):
             shutil.copyfile(os.path.join(mpvm.ROOT, src), target)
     for src, target in compile_:
         with open(os.path.join(mpvm.ROOT, src)) as f:
-            lines = [("" if NATIVE_LINE.match(line) else line) for line in f.read().split("\n")]
+            lines = f.read().split("\n")
+        if any(NATIVE_LINE.match(line) for line in lines):
+            native.append(src)
+            lines = [("" if NATIVE_LINE.match(line) else line) for line in lines]
         plain = os.path.join(dest, "plain", os.path.relpath(src, "firmware"))
         os.makedirs(os.path.dirname(plain), exist_ok=True)
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -73,16 +78,17 @@ def build_vm_image(dest):
             f.write("\n".join(lines))
         _mpy_cross(["-o", target, "-s", os.path.relpath(src, "firmware"), plain])
     shutil.rmtree(os.path.join(dest, "plain"))
+    return native
 
 
-def native_sizes(build, image):
-    """Bytes of rv32imc machine code in the modules that have any, and the bytes
-    of bytecode it replaces (the VM's image holds those functions as bytecode)."""
+def native_sizes(build, image, sources):
+    """Bytes of rv32imc machine code in `sources` (the modules with native code),
+    and the bytes of bytecode it replaces (the VM's image holds those functions
+    as bytecode)."""
     total = {"native": 0, "viper_data": 0, "replaced_bytecode": 0}
     for src, target in device.plan(build)[0]:
-        with open(os.path.join(mpvm.ROOT, src)) as f:
-            if not any(NATIVE_LINE.match(line) for line in f):
-                continue
+        if src not in sources:
+            continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
         _mpy_cross(["-march=rv32imc", "-o", target, src])
         chip = mpyinfo.file_sizes(target)
@@ -97,8 +103,7 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
     """The figures as a dict (raises RuntimeError with the VM's output on failure)."""
     with tempfile.TemporaryDirectory() as tmp:
         image = os.path.join(tmp, "board")
-        build_vm_image(image)
-        native = native_sizes(os.path.join(tmp, "rv32imc"), image)
+        native = native_sizes(os.path.join(tmp, "rv32imc"), image, build_vm_image(image))
         r = mpvm.run(PROBE, nodes[0], nodes[1], game_level, firmware=image,
                      paths=[(STUBS, "/stubs")], heap=heap, timeout=timeout)
     for line in r.stdout.splitlines():
