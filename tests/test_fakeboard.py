@@ -24,7 +24,7 @@ def walk(d, out):
     for name in os.listdir(d):
         p = d.rstrip('/') + '/' + name
         if os.stat(p)[0] & 0x4000:
-            if p not in ('/tmp', '/home', '/dev', '/proc', '/work'):  # the VM's own
+            if p not in ('/tmp', '/home', '/dev', '/proc'):  # the VM's own
                 walk(p, out)
         else:
             out[p] = hashlib.sha256(open(p, 'rb').read()).digest().hex()

@@ -76,7 +76,8 @@ function vmExists(FS, p) {
 }
 
 // Resolve the script: a path already in the VM, a host file under a mapped DIR
-// (use the mapped copy), or any other host file (copied to its absolute path).
+// (use the mapped copy), or any other host file (copied under /tmp/mpvm, so it
+// stays out of a board's filesystem mapped at /).
 function placeScript(FS, o) {
   if (o.script.startsWith("/") && vmExists(FS, o.script) && !fs.existsSync(o.script)) return o.script;
   const host = path.resolve(o.script);
@@ -84,9 +85,10 @@ function placeScript(FS, o) {
   for (const [dir, vm] of o.paths) {
     if (host.startsWith(dir + path.sep)) return path.posix.join(vm, path.relative(dir, host).split(path.sep).join("/"));
   }
-  FS.mkdirTree(path.posix.dirname(host));
-  FS.writeFile(host, fileText(host, o.strip));
-  return host;
+  const vm = path.posix.join("/tmp/mpvm", host.split(path.sep).join("/"));
+  FS.mkdirTree(path.posix.dirname(vm));
+  FS.writeFile(vm, fileText(host, o.strip));
+  return vm;
 }
 
 // Stdout/stderr: line-buffered per stream, flushed at exit.
