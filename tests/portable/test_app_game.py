@@ -140,6 +140,24 @@ def test_stats_pages_in_the_menu():
     assert rig.app.state == PLAY
 
 
+def stats_digits(wins):
+    """The green digits the stats page shows for `wins` level-1 wins."""
+    rig = Rig("game5b")
+    rig.store.stats["ai"][0] = [wins, 0, 0]
+    start(rig, level=1)
+    rig.long_press()
+    rig.turn(-2)
+    rig.press()
+    assert ("level 1 wins %d" % wins) in rig.app.status()  # the true count is kept
+    return [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
+
+
+def test_stats_above_99_show_as_99_on_the_matrix():
+    nines = stats_digits(99)
+    assert stats_digits(250) == nines and stats_digits(100) == nines
+    assert stats_digits(98) != nines
+
+
 def test_demo_runs_until_any_input_and_leaves_to_the_menu():
     rig = Rig("game6")
     start(rig, mode="demo")
