@@ -113,19 +113,28 @@ def test_the_menu_changes_settings_and_saves_them():
     assert saved.settings["level"] == 3 and saved.settings["brightness"] == 6
 
 
+def open_stats(rig):
+    """From a game: the menu (long press), its stats item, and in."""
+    rig.long_press()
+    rig.turn(-2)  # stats (items wrap around)
+    rig.press()
+
+
+def green_digits(rig):
+    """The lit green cells of the number area (rows 3..7)."""
+    return [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
+
+
 def test_stats_pages_in_the_menu():
     rig = Rig("game5")
     rig.store.stats["ai"][0] = [12, 3, 0]
     rig.store.stats["ai"][1] = [0, 0, 7]
     rig.store.stats["two"] = [2, 5, 1]
     start(rig, level=1)
-    rig.long_press()
-    rig.turn(-2)  # stats (items wrap around)
-    rig.press()
+    open_stats(rig)
     assert rig.app.menu.page == 0  # the current level's page
     assert "level 1 wins 12" in rig.app.status()
-    lit = [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
-    assert len(lit) == 8 + 11  # the digits "1" and "2" of the 3x5 font
+    assert len(green_digits(rig)) == 8 + 11  # the digits "1" and "2" of the 3x5 font
     rig.run_for(1500)
     assert "level 1 losses 3" in rig.app.status()
     rig.turn(1)
@@ -145,11 +154,9 @@ def stats_digits(wins):
     rig = Rig("game5b")
     rig.store.stats["ai"][0] = [wins, 0, 0]
     start(rig, level=1)
-    rig.long_press()
-    rig.turn(-2)
-    rig.press()
+    open_stats(rig)
     assert ("level 1 wins %d" % wins) in rig.app.status()  # the true count is kept
-    return [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
+    return green_digits(rig)
 
 
 def test_stats_above_99_show_as_99_on_the_matrix():
