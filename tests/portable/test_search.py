@@ -195,3 +195,20 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
 
 # cells, tops and disc count; incremental score; threat counts; window states
 STATE_REGIONS = ((0, 72), (86, 88), (808, 936), (1076, 1145))
+
+
+def test_root_reorder_is_stable_on_ties_and_puts_the_best_first():
+    # MicroPython's list.sort is not stable: the root order must not depend on it.
+    from connect4.engine.search import reorder
+    scores = [0] * 7
+    for c, s in ((3, 5), (2, 7), (4, 5), (1, 7), (5, 5), (0, -2), (6, 7)):
+        scores[c] = s
+    order = [3, 2, 4, 1, 5, 0, 6]
+    reorder(order, scores, 1)
+    assert order == [1, 2, 6, 3, 4, 5, 0]
+    order = [3, 2, 4, 1, 5, 0, 6]
+    reorder(order, scores, 3)  # the best may tie below others' scores after an abort
+    assert order == [3, 2, 1, 6, 4, 5, 0]
+    order = [4]
+    reorder(order, scores, 4)
+    assert order == [4]

@@ -46,6 +46,29 @@ def moves_to_end(score, count):
     return (disc - count + 1) // 2
 
 
+def reorder(order, scores, best):
+    """Order root moves for the next iteration: `best` first, then by score.
+
+    A stable insertion sort written out here: MicroPython's list.sort is a
+    quicksort, not stable, so equal scores would come out in another order
+    on the board than on CPython, and the search would differ node for node.
+    Equal scores keep their previous order (the centre-first order at first).
+    """
+    for i in range(1, len(order)):
+        c = order[i]
+        sc = scores[c]
+        j = i
+        while j > 0 and scores[order[j - 1]] < sc:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = c
+    i = order.index(best)
+    while i > 0:
+        order[i] = order[i - 1]
+        i -= 1
+    order[0] = best
+
+
 class Searcher:
     """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry)."""
 
@@ -139,10 +162,7 @@ class Searcher:
                 info(d, score, core.nodes(arena))
             if is_win_score(score):
                 break  # proved: deeper iterations cannot change it
-            # next iteration: best first, then the rest by this one's scores
-            order.sort(key=lambda c: -scores[c])
-            order.remove(move)
-            order.insert(0, move)
+            reorder(order, scores, move)
         stopped = STOP_NONE
         if core.aborted(arena):
             stopped = self._stop or STOP_NODES
