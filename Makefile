@@ -11,7 +11,7 @@ STUBS_STAMP := build/c3stubs/.installed
 SIM_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: help sim test typecheck bench engine picture clean deploy flash repl bench-device memory
+.PHONY: help sim test typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory
 
 help:
 	@echo "make sim     the board simulator in the terminal (SIM_ARGS=--help for options)"
@@ -24,6 +24,7 @@ help:
 	@echo "make repl PORT=...          the board's REPL"
 	@echo "make bench-device PORT=...  the engine benchmark on the board"
 	@echo "make engine  the engine line protocol on stdin/stdout"
+	@echo "make engine-vm  the same, the board's engine_main.py in the MicroPython VM"
 	@echo "make picture the README's pictures of the board (docs/), from the simulator"
 
 $(VENV_STAMP): requirements-dev.txt
@@ -53,6 +54,10 @@ picture: $(VENV_STAMP)
 
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine
+
+# The board's own engine_main.py in the MicroPython VM: the twin of `make engine`.
+engine-vm: $(NODE_STAMP)
+	@node tools/mpvm/run.mjs --grow --strip-native --path firmware=/firmware firmware/engine_main.py
 
 test: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q

@@ -1,34 +1,132 @@
 """The same commands give the same answers, node for node, on CPython and in
-the MicroPython VM running the board's engine_main.py."""
+the MicroPython VM running the board's engine_main.py.
+
+The command list is built to meet the case that once made the two differ:
+root moves with equal scores (MicroPython's list.sort is not stable, so an
+engine that sorted them would search ties in another order on the board).
+The test shows that most searches meet such ties, that an engine breaking
+them another way would answer differently (so the comparison has teeth),
+and then compares every line, `info` node counts included.
+"""
 import os
 
 import pytest
 
+from connect4.engine import search
+from connect4.engine.board import Board
 from connect4.engine.protocol import Protocol
+from connect4.engine.rng import Rng
 from tools import mpvm
 
-COMMANDS = [
-    "position 4453", "go depth 6", "seed 99", "level 5", "go",
-    "position 3344352", "go nodes 1500", "position 41", "blunder 100", "level 2", "go",
-    "position 44444448", "frobnicate", "position 1212121", "go",
-    "position 227376433355", "level 8", "blunder level", "go nodes 3000",
-]
+LIMITS = ("depth 3", "depth 5", "depth 7", "depth 9", "nodes 300", "nodes 800", "nodes 2000",
+          "nodes 4000")
 
 
-def cpython_answers():
+def positions(count, seed=2024):
+    """Positions from every phase: random games cut at 0 to 38 discs, none finished."""
+    rng = Rng(seed)
+    out = []
+    while len(out) < count:
+        length = rng.below(39)
+        board = Board()
+        while board.count < length and not board.is_over():
+            moves = board.legal_moves()
+            board.play(moves[rng.below(len(moves))])
+        if not board.is_over():
+            out.append(board.moves_string())
+    return out
+
+
+def commands():
+    rng = Rng(7)
+    out = ["isready", "frobnicate", "position 8", "go depth 0"]
+    for i, moves in enumerate(positions(110)):
+        out.append("position " + moves)
+        if i % 10 == 0:
+            out.append("seed %d" % (1 + rng.below(1000)))
+        if i % 15 == 7:
+            out.append("level %d" % (1 + rng.below(8)))
+            out.append("go")  # the level's own limits and blunders
+        out.append("go " + LIMITS[rng.below(len(LIMITS))])
+        out.append("go " + LIMITS[rng.below(len(LIMITS))])
+    out += ["position 52677675164321472411331752454", "level 8", "go nodes 20000",
+            "position 4453", "go", "position", "go depth 12"]
+    return out
+
+
+def cpython_answers(cmds, reorder=None):
+    """The CPython engine's answers; `reorder` replaces the root ordering (for the teeth check)."""
     out = []
     protocol = Protocol(out.append)
-    for line in COMMANDS:
-        protocol.handle(line)
+    saved = search.reorder
+    if reorder is not None:
+        search.reorder = reorder
+    try:
+        for line in cmds:
+            protocol.handle(line)
+    finally:
+        search.reorder = saved
     return out
+
+
+def test_the_command_list_is_large_and_full_of_root_ties():
+    cmds = commands()
+    gos = [c for c in cmds if c.startswith("go")]
+    assert len(gos) >= 200
+    tied = []  # reorder calls that met two root moves with one score
+
+    def spying(order, scores, best):
+        values = [scores[c] for c in order]
+        if len(set(values)) < len(values):
+            tied.append(1)
+        saved(order, scores, best)
+
+    saved = search.reorder
+    answers = []
+    protocol = Protocol(answers.append)
+    search.reorder = spying
+    gos_with_ties = 0
+    try:
+        for line in cmds:
+            before = len(tied)
+            protocol.handle(line)
+            gos_with_ties += line.startswith("go") and len(tied) > before
+    finally:
+        search.reorder = saved
+    assert gos_with_ties >= 80, gos_with_ties  # 94 of 237 today
+    assert answers == cpython_answers(cmds)  # the spy changed nothing
+    assert sum(a.startswith("bestmove") for a in answers) >= 200
+
+    def ties_reversed(order, scores, best):  # a sort as unstable as MicroPython's could be
+        order.reverse()
+        saved(order, scores, best)
+
+    other = cpython_answers(cmds, ties_reversed)
+    differ = sum(a != b for a, b in zip(answers, other))
+    assert len(other) != len(answers) or differ >= 50, differ
 
 
 @pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
 def test_board_main_answers_exactly_like_cpython():
+    cmds = commands()
     r = mpvm.run(os.path.join(mpvm.ROOT, "firmware", "engine_main.py"),
-                 input="\n".join(COMMANDS + ["quit"]) + "\n", grow=True, timeout=300)
+                 input="\n".join(cmds + ["quit"]) + "\n", grow=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    expected = cpython_answers()
-    assert r.stdout.splitlines() == expected
-    assert sum(line.startswith("bestmove") for line in expected) == 5
+    expected = cpython_answers(cmds)
+    got = r.stdout.splitlines()
+    for i, (a, b) in enumerate(zip(got, expected)):
+        assert a == b, "line %d differs: board %r, CPython %r" % (i, a, b)
+    assert len(got) == len(expected)
+    assert sum(line.startswith("info") for line in expected) > 500
     assert sum(line.startswith("error") for line in expected) == 3
+
+
+@pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
+def test_make_engine_and_make_engine_vm_are_twins():
+    import subprocess
+    lines = "position 4453\ngo depth 6\nseed 5\nlevel 3\ngo\nbogus\nquit\n"
+    runs = [subprocess.run(["make", "-s", target], cwd=mpvm.ROOT, input=lines, capture_output=True,
+                           text=True, timeout=300) for target in ("engine", "engine-vm")]
+    assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].stdout.count("bestmove") == 2 and "error" in runs[0].stdout
