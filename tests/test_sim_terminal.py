@@ -141,3 +141,73 @@ def test_keys_and_screen_rendering():
     assert choose_disc(8, 8, 100, 40) is DISCS[0]
     assert choose_disc(8, 8, 30, 14) is DISCS[-2] or choose_disc(8, 8, 30, 14) is DISCS[-1]
     assert choose_disc(8, 8, 10, 5) is None  # too small for the board: no cut board
+
+
+def wait_exit(s, seconds=10):
+    deadline = time.monotonic() + seconds
+    while s.proc.poll() is None and time.monotonic() < deadline:
+        s.pump(0.1)
+    return s.proc.poll()
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_ctrl_c_in_make_sim_is_a_clean_quit(tmp_path):
+    s = Session("--flash %s --seed 2 --mode two" % (tmp_path / "flash"))
+    try:
+        s.wait_for("two players | play")
+        s.send("\x03", settle=0.5)  # typed in the terminal: was SIGINT to make and the simulator
+        assert wait_exit(s) == 0, s.raw[-300:]
+        assert b"Error 130" not in s.raw and b"Interrupt" not in s.raw
+        tail = s.raw[-200:]
+        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
+    finally:
+        s.close()
+
+
+def test_sigint_is_a_clean_quit_too(tmp_path):
+    import sys
+    s = Session("", command=[sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"),
+                             "--seed", "2", "--mode", "two"])
+    try:
+        s.wait_for("two players | play")
+        os.kill(s.proc.pid, signal.SIGINT)  # KeyboardInterrupt (was exit code 130)
+        assert wait_exit(s) == 0, s.raw[-300:]
+        assert b"Traceback" not in s.raw
+        assert b"\x1b[?1049l" in s.raw[-200:]
+    finally:
+        s.close()
+
+
+def test_buttons_preset_shows_its_own_keys(tmp_path):
+    import sys
+    s = Session("", command=[sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"),
+                             "--preset", "buttons", "--mode", "two"])
+    try:
+        s.wait_for("two players | play")
+        legend = s.screen.display[-1] + "\n" + s.text()
+        assert "LEFT/RIGHT" in legend and "DROP" in legend
+        assert " turn " not in s.text()  # no encoder help on the buttons build
+        assert "preset buttons" in s.text()
+        s.send("q", settle=0.5)
+        assert wait_exit(s) == 0
+    finally:
+        s.close()
+
+
+def test_a_terminal_too_small_says_so_and_redraws_when_it_grows(tmp_path):
+    import sys
+    s = Session("", cols=16, rows=10, command=[
+        sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"), "--mode", "two"])
+    try:
+        s.wait_for("small")
+        text = " ".join(line.strip() for line in s.screen.display)
+        assert "terminal too small: need 18x13, have 16x10" in text, text
+        assert "█" not in s.text() and "●" not in s.text()  # no cut board
+        s.resize(60, 30)
+        s.wait_for("two players | play")
+        assert "too small" not in s.text()
+        assert sum("███" in line for line in s.screen.display) == 24  # 8 LED rows of 3 lines
+        s.send("q", settle=0.5)
+        assert wait_exit(s) == 0
+    finally:
+        s.close()
