@@ -4,12 +4,14 @@ The firmware's own main.py runs against host_sim's stubs of `machine` and
 `neopixel`; the LED panel is drawn in the terminal and the keyboard drives
 the controls (a rotary encoder, or three buttons with --preset buttons).
 The board's flash is a folder (--flash, default sim_flash/), so settings and
-statistics persist between runs.
+statistics persist between runs; --temp-flash runs on a throwaway one.
 
-  ←/→ or A/D   turn the encoder (or press LEFT/RIGHT)
-  Space/Enter  press (drop a disc, confirm)
+  ←/→ or A/D   turn the encoder (buttons preset: press LEFT/RIGHT)
+  Space/Enter  press (drop a disc, confirm; buttons preset: DROP)
   L or M       long press (the menu)
   Q, Ctrl-C    quit
+
+The preset is config.py's PRESET unless --preset names another.
 
 --headless runs on a virtual clock without drawing and prints each game's
 moves and result; --script FILE plays timed input (lines `TIME ACTION [ARG]`,
@@ -18,27 +20,56 @@ hold MS, down, up, wait MS, quit); --record FILE writes an animated GIF (or a
 PNG of the last frame, or PNG frames with a %d pattern).
 """
 import argparse
+import math
 import os
 import runpy
+import shutil
 import sys
+import tempfile
 import threading
-import time
 
 import host_sim
 from host_sim.clock import CLOCK
-from host_sim import world
 from host_sim.world import Controls, Panel, SimExit, now_ms, parse_script, chip_nodes_per_second
 import machine
 
 MODES = ("ai", "two", "demo")
 DEFAULT_FLASH = os.path.join(host_sim.ROOT, "sim_flash")
 MAIN = os.path.join(host_sim.FIRMWARE, "main.py")
+KEY_BACKLOG_MS = 250  # keys beyond this much input still to play out are dropped
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(prog="make sim", description=__doc__.split("\n\n")[0],
+class UsageError(Exception):
+    """Bad options or input files: one line on stderr, exit code 2."""
+
+
+def whole_number(minimum):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%r is not a whole number" % text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError("%r: must be %d or more" % (text, minimum))
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds" % text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError("%r: must be a number of seconds above 0" % text)
+    return value
+
+
+def parse_args(argv, prog="make sim"):
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--preset", default="encoder", choices=("encoder", "buttons"))
+    p.add_argument("--preset", help="the hardware preset of config.py (default: its PRESET)")
     p.add_argument("--mode", choices=MODES, help="start in this mode (saved like a menu change)")
     p.add_argument("--level", type=int, choices=range(1, 9), metavar="1-8",
                    help="the AI's level (saved like a menu change)")
@@ -49,26 +80,108 @@ def parse_args(argv):
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
     p.add_argument("--chip-speed", action="store_true",
                    help="the AI takes about as long as on the chip (%d nodes/s)" % chip_nodes_per_second())
-    p.add_argument("--flash", default=DEFAULT_FLASH, metavar="DIR", help="the board's flash (a folder)")
-    p.add_argument("--games", type=int, default=0, help="headless: stop after this many games")
-    p.add_argument("--seconds", type=float, default=0,
+    p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")
+    p.add_argument("--temp-flash", action="store_true",
+                   help="a throwaway empty flash, removed at exit: the run changes nothing "
+                        "for the next one (examples, demos)")
+    p.add_argument("--games", type=whole_number(1), default=0, metavar="N",
+                   help="headless: stop after this many games")
+    p.add_argument("--seconds", type=seconds, default=0, metavar="S",
                    help="stop after this many (virtual, when headless) seconds")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.flash is not None and args.temp_flash:
+        p.error("--flash and --temp-flash: give one of them")
+    return args
+
+
+def prepare_flash(path):
+    """The flash folder, made if missing; UsageError if it cannot be one."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError("--flash %s: is a file, not a folder" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise UsageError("--flash %s: cannot make the folder: %s" % (path, e.strerror or e))
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError("--flash %s: the folder is not writable" % path)
+    return path
+
+
+def read_script(path):
+    """The script's [(time_ms, action, arg)]; UsageError for a file that is not a good script."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise UsageError("--script %s: cannot read it: %s" % (path, e.strerror or e))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise UsageError("--script %s: line %d is not UTF-8 text (byte 0x%02x)" % (
+            path, line, data[e.start]))
+    try:
+        return parse_script(text)
+    except ValueError as e:
+        raise UsageError("--script %s: %s" % (path, e))
 
 
 def firmware_config(args):
-    """Patch the firmware's config module as a build would, before main.py imports it."""
+    """The firmware's config as a build would make it, before main.py imports it.
+
+    config.py is loaded fresh and left as written (its PRESET and PRESETS are
+    not changed); only its `get()` is wrapped so that main.py's config.get()
+    returns the preset chosen here with the simulator's overrides (flash
+    folder, seed, chip speed).
+    """
     import importlib
-    import config
-    importlib.reload(config)
+    try:
+        import config
+        config = importlib.reload(config)
+    except Exception as e:  # noqa: B902  (a broken config.py: say what and where)
+        raise UsageError("firmware/config.py cannot be loaded: %s: %s" % (type(e).__name__, e))
     overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), "")}
     if args.seed is not None:
         overrides["seed"] = args.seed
     if args.chip_speed:
         overrides["node_rate"] = chip_nodes_per_second()
-    config.PRESET = args.preset
-    config.PRESETS[args.preset].update(overrides)
-    return config.get()
+    preset = args.preset or config.PRESET
+    real_get = config.get
+
+    def get(name=None, more=None):
+        merged = dict(overrides)
+        merged.update(more or {})
+        return real_get(name or preset, merged)
+    try:
+        cfg = get()
+    except ValueError as e:
+        raise UsageError("config.py: %s" % e)
+    check_hardware(cfg)
+    config.get = get
+    return cfg
+
+
+def restore_config():
+    """config.py as written again (its own get()), for whoever imports it next."""
+    import importlib
+    config = sys.modules.get("config")
+    if config is not None:
+        try:
+            importlib.reload(config)
+        except Exception:  # noqa: B902  (already reported by firmware_config)
+            pass
+
+
+def check_hardware(cfg):
+    """The firmware's own checks of the config (hardware_setup.build), before anything runs."""
+    from connect4 import hardware_setup
+    try:
+        hardware_setup.build(cfg)
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        what = "missing entry %s" % e if isinstance(e, KeyError) else str(e)
+        raise UsageError("config.py (preset %s): %s" % (cfg.get("preset"), what))
+    finally:
+        machine.reset_world()
 
 
 def preset_settings(args, cfg):
@@ -153,7 +266,7 @@ def describe_game(n, g):
         n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
 
 
-def run_headless(args, cfg, fw, recorder):
+def run_headless(args, cfg, fw):
     CLOCK.make_virtual(0)
     if not (args.games or args.seconds or fw.controls.quit_at is not None):
         args.seconds = 600.0
@@ -164,8 +277,24 @@ def run_headless(args, cfg, fw, recorder):
     return 0
 
 
+def feed_key(controls, key, now, backlog_ms=KEY_BACKLOG_MS):
+    """Schedule a typed key's action after the ones still playing out; False if dropped.
+
+    Keys are played one after the other, so quick keys do not garble the
+    encoder's phases; but a board samples its controls and a real button is
+    not clicked 30 times a second, so keys that arrive while more than
+    `backlog_ms` of input is still waiting are dropped rather than queued
+    (200 quick key presses must not keep the board moving for seconds).
+    """
+    start_at = max(now, controls.busy_until)
+    if start_at - now > backlog_ms:
+        return False
+    controls.busy_until = controls.act(key, start_at) + 5
+    return True
+
+
 def run_interactive(args, cfg, fw, panel):
-    from host_sim.term import Terminal, render
+    from host_sim.term import Terminal, render, HELP
     from connect4 import boot
     CLOCK.make_real()
     start = now_ms()
@@ -177,77 +306,121 @@ def run_interactive(args, cfg, fw, panel):
         fw.controls.quit_at += start
     thread = threading.Thread(target=fw.run, name="firmware", daemon=True)
     shown = None
+    title = "Connect 4 board simulator - preset %s - %s" % (
+        cfg["preset"], "chip speed" if args.chip_speed else "host speed")
+    help_text = HELP.get(cfg["input"], HELP["encoder"])
     with Terminal() as term:
         thread.start()
-        while True:
-            now = now_ms()
-            fw.controls.advance(now)
-            if (fw.controls.quit_at is not None and now >= fw.controls.quit_at) or (
-                    args.seconds and now - start >= args.seconds * 1000):
-                break
-            if fw.error is not None:
-                break
-            cols, rows = term.size()
-            app = boot.APP
-            if fw.ended == "returned":
-                status = "main.py returned (safe mode or too many crashes): the REPL would be free"
-            elif app is None:
-                status = "starting (a long press now, L, enters safe mode)"
-            else:
-                status = app.status()
-            title = "Connect 4 board simulator - preset %s - %s" % (
-                args.preset, "chip speed" if args.chip_speed else "host speed")
-            frame = (tuple(panel.pixels), cols, rows, status)
-            if term.resized or frame != shown:
-                if term.resized:
-                    term.write("\x1b[2J")
-                    term.resized = False
-                term.write(render(panel.pixels, panel.width, panel.height, cols, rows, title, status))
-                shown = frame
-            keys = term.read_keys(0.004 if fw.controls.queue else 0.02)
-            for key in keys:
-                if key == "quit":
-                    fw.controls.quit_at = now
-                else:  # one after the other, so quick keys do not garble the encoder's phases
-                    start_at = max(now_ms(), fw.controls.busy_until)
-                    fw.controls.busy_until = fw.controls.act(key, start_at) + 5
-        fw.quit = True
-        thread.join(1.0)
+        try:
+            while True:
+                now = now_ms()
+                fw.controls.advance(now)
+                if (fw.controls.quit_at is not None and now >= fw.controls.quit_at) or (
+                        args.seconds and now - start >= args.seconds * 1000):
+                    break
+                if fw.error is not None:
+                    break
+                cols, rows = term.size()
+                app = boot.APP
+                if fw.ended == "returned":
+                    status = "main.py returned (safe mode or too many crashes): the REPL would be free"
+                elif app is None:
+                    status = "starting (a long press now, L, enters safe mode)"
+                else:
+                    status = app.status()
+                frame = (tuple(panel.pixels), cols, rows, status)
+                if term.resized or frame != shown:
+                    if term.resized:
+                        term.write("\x1b[2J")
+                        term.resized = False
+                    term.write(render(panel.pixels, panel.width, panel.height, cols, rows, title,
+                                      status, help_text))
+                    shown = frame
+                keys = term.read_keys(0.004 if fw.controls.queue else 0.02)
+                for key in keys:
+                    if key == "quit":
+                        fw.controls.quit_at = now
+                    else:
+                        feed_key(fw.controls, key, now_ms())
+        except KeyboardInterrupt:  # Ctrl-C as a signal (kill -INT): a quit like Q
+            pass
+        finally:
+            fw.quit = True
+            thread.join(1.0)
     if fw.error is not None:
         raise fw.error
     return 0
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    os.makedirs(args.flash, exist_ok=True)
-    machine.reset_world()
-    cfg = firmware_config(args)
-    preset_settings(args, cfg)
-    panel = Panel(cfg)
-    controls = Controls(cfg)
-    if args.script:
-        with open(args.script) as f:
-            for t, action, arg in parse_script(f.read()):
-                controls.act(action, t, arg)
-    fw = Firmware(args, cfg, controls)
+def fail(message):
+    print("%s: error: %s" % (PROG[0], message), file=sys.stderr)
+    return 2
+
+
+PROG = ["make sim"]
+
+
+def main(argv=None, prog="make sim"):
+    PROG[0] = prog
+    args = parse_args(argv, prog)
+    temp = None
     recorder = None
-    if args.record:
-        from host_sim.record import Recorder
-        recorder = Recorder(panel.width, panel.height)
+    try:
+        if args.temp_flash:
+            temp = args.flash = tempfile.mkdtemp(prefix="sim_flash-")
+        elif args.flash is None:
+            args.flash = DEFAULT_FLASH
+        prepare_flash(args.flash)
+        script = read_script(args.script) if args.script else []
+        machine.reset_world()
+        cfg = firmware_config(args)
+        panel = Panel(cfg)
+        if args.record:
+            from host_sim.record import Recorder, RecordError
+            try:
+                recorder = Recorder(args.record, panel.width, panel.height)
+            except RecordError as e:
+                raise UsageError(str(e))
+        if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise UsageError("the simulator draws in a terminal and reads its keys: run it in "
+                             "one (stdin and stdout), or use --headless")
+        preset_settings(args, cfg)
+    except UsageError as e:
+        if recorder is not None:
+            recorder.discard()
+        if temp:
+            shutil.rmtree(temp, ignore_errors=True)
+        restore_config()
+        return fail(e)
+    if args.headless:
+        print("board: preset %s, flash %s%s" % (cfg["preset"], args.flash,
+                                                " (temporary)" if temp else ""), flush=True)
+    controls = Controls(cfg)
+    for t, action, arg in script:
+        controls.act(action, t, arg)
+    fw = Firmware(args, cfg, controls)
+    if recorder is not None:
         panel.listeners.append(lambda pixels: recorder.add(now_ms(), pixels))
     try:
         if args.headless:
-            rc = run_headless(args, cfg, fw, recorder)
+            rc = run_headless(args, cfg, fw)
         else:
             rc = run_interactive(args, cfg, fw, panel)
-    except KeyboardInterrupt:
-        rc = 130
+    except KeyboardInterrupt:  # Ctrl-C: a clean quit
+        rc = 0
     finally:
         CLOCK.hooks[:] = []
-    if recorder is not None:
-        n = recorder.save(args.record, now_ms())
-        print("recorded %d frame(s) to %s" % (n, args.record))
+        if recorder is not None:
+            panel.listeners[:] = []
+            if recorder.last is None:
+                recorder.discard()
+                print("nothing recorded: no frame was shown", file=sys.stderr)
+            else:
+                n = recorder.save(now_ms())
+                print("recorded %d frame(s) to %s" % (n, recorder.path))
+        if temp:
+            shutil.rmtree(temp, ignore_errors=True)
+        restore_config()
     return rc
 
 

@@ -9,8 +9,9 @@ import os
 import select
 import signal
 import sys
+import textwrap
 
-from host_sim.record import screen_color, OFF, BOARD
+from host_sim.record import screen_color, HOLE, BOARD
 
 # disc pictures by size: (columns, rows, lines); each LED is drawn with its own colour
 DISCS = (
@@ -19,7 +20,11 @@ DISCS = (
     (3, 1, ("(●)",)),
     (2, 1, ("● ",)),
 )
-HELP = "←/→ or A/D turn · Space/Enter press · L long press (menu) · Q quit"
+HELP = {  # the key legend of each input type (config's "input")
+    "encoder": "←/→ or A/D turn · Space/Enter press · L long press (menu) · Q quit",
+    "buttons": "←/→ or A/D LEFT/RIGHT · Space/Enter DROP · L long DROP (menu) · Q quit",
+}
+EXTRA_ROWS = 5  # title, two board edges, status, key legend
 
 KEYS = {
     "a": "left", "A": "left", "d": "right", "D": "right",
@@ -60,16 +65,33 @@ def bg(rgb):
     return "\x1b[48;2;%d;%d;%dm" % rgb
 
 
-def choose_disc(width, height, cols, rows, extra_rows=4):
+def choose_disc(width, height, cols, rows, extra_rows=EXTRA_ROWS):
+    """The biggest disc picture the whole board fits with; None if not even the smallest does."""
     for disc in DISCS:
         if disc[0] * width + 2 <= cols and disc[1] * height + extra_rows <= rows:
             return disc
-    return DISCS[-1]
+    return None
 
 
-def render(pixels, width, height, cols, rows, title, status):
-    """The whole screen as one string (cursor addressed, no scrolling)."""
-    w, h, lines = choose_disc(width, height, cols, rows)
+def needed_size(width, height):
+    """(columns, rows) of the smallest picture of the board."""
+    return DISCS[-1][0] * width + 2, DISCS[-1][1] * height + EXTRA_ROWS
+
+
+def render(pixels, width, height, cols, rows, title, status, help_text=HELP["encoder"]):
+    """The whole screen as one string (cursor addressed, no scrolling).
+
+    Lit LEDs are discs in their screen colour; unlit ones dark holes. A
+    terminal too small for the whole board gets a message instead of a cut board.
+    """
+    disc = choose_disc(width, height, cols, rows)
+    if disc is None:
+        need = needed_size(width, height)
+        text = "terminal too small: need %dx%d, have %dx%d (make it bigger, or Q to quit)" % (
+            need + (cols, rows))
+        lines = textwrap.wrap(text, max(1, cols))[:max(1, rows)]
+        return "\x1b[H\x1b[0m" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J"
+    w, h, lines = disc
     left = max(0, (cols - (w * width + 2)) // 2)
     out = ["\x1b[H"]
     pad = " " * left
@@ -80,13 +102,13 @@ def render(pixels, width, height, cols, rows, title, status):
         for k in range(h):
             parts = [pad, bg(BOARD), " "]
             for x in range(width):
-                color = screen_color(pixels[x + y * width]) or OFF
+                color = screen_color(pixels[x + y * width]) or HOLE
                 parts.append(fg(color) + lines[k])
             parts.append(" \x1b[0m\x1b[K\r\n")
             out.append("".join(parts))
     out.append(pad + edge + "\x1b[K\r\n")
     out.append("\x1b[0m" + status[:cols] + "\x1b[K\r\n")
-    out.append(HELP[:cols] + "\x1b[K\x1b[J")
+    out.append(help_text[:cols] + "\x1b[K\x1b[J")
     return "".join(out)
 
 
@@ -109,6 +131,11 @@ class Terminal:
             raise RuntimeError("the simulator needs a terminal (use --headless otherwise)")
         self.saved = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
+        # Ctrl-C arrives as a key (a clean quit), not as SIGINT: the signal would
+        # also reach `make`, which then reports "Error 130" / "Interrupt".
+        mode = termios.tcgetattr(self.fd)
+        mode[3] &= ~termios.ISIG
+        termios.tcsetattr(self.fd, termios.TCSANOW, mode)
         self._old_winch = signal.signal(signal.SIGWINCH, self._on_winch)
         self._old_term = signal.signal(signal.SIGTERM, self._on_term)
         self.write("\x1b[?1049h\x1b[?25l\x1b[2J")

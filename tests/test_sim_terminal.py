@@ -27,14 +27,23 @@ def set_size(fd, cols, rows):
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
+def controlling_terminal():
+    """In the child: a session of its own with the pty as its controlling terminal,
+    so Ctrl-C typed there is a SIGINT to the foreground group (make and the simulator)
+    unless the simulator turns that off, as in a real terminal."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Session:
-    def __init__(self, args, cols=100, rows=40):
+    def __init__(self, args, cols=100, rows=40, command=None):
         self.master, slave = pty.openpty()
         set_size(slave, cols, rows)
         env = dict(os.environ, TERM="xterm-256color")
-        self.proc = subprocess.Popen(["make", "-s", "sim", "SIM_ARGS=" + args], cwd=ROOT,
-                                     stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     start_new_session=True)
+        # `-o .venv/.installed`: the tests already run in the venv, do not remake it
+        command = command or ["make", "-s", "-o", ".venv/.installed", "sim", "SIM_ARGS=" + args]
+        self.proc = subprocess.Popen(command, cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
+                                     env=env, preexec_fn=controlling_terminal)
         os.close(slave)
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -101,7 +110,7 @@ def test_make_sim_in_a_terminal(tmp_path):
         disc_rows = [i for i, line in enumerate(lines) if "█████" in line]
         assert len(disc_rows) == 8  # the big discs: one line per LED row
         bottom = s.disc_colors(disc_rows[-1])
-        lit = [c for c in bottom if c not in ("222226",)]
+        lit = [c for c in bottom if c not in ("1a1a1e",)]  # unlit: a dark hole
         assert len(bottom) == 8 and len(lit) == 2, bottom  # a red disc and the blue frame
         red = bottom[4]
         assert red.startswith(("7", "8", "9", "a", "b", "c", "d", "e", "f")) and red[2:] == "0000"
@@ -131,4 +140,74 @@ def test_keys_and_screen_rendering():
     assert "\x1b[38;2;255;0;0m" in big and "status" in big
     assert choose_disc(8, 8, 100, 40) is DISCS[0]
     assert choose_disc(8, 8, 30, 14) is DISCS[-2] or choose_disc(8, 8, 30, 14) is DISCS[-1]
-    assert choose_disc(8, 8, 10, 5) is DISCS[-1]
+    assert choose_disc(8, 8, 10, 5) is None  # too small for the board: no cut board
+
+
+def wait_exit(s, seconds=10):
+    deadline = time.monotonic() + seconds
+    while s.proc.poll() is None and time.monotonic() < deadline:
+        s.pump(0.1)
+    return s.proc.poll()
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_ctrl_c_in_make_sim_is_a_clean_quit(tmp_path):
+    s = Session("--flash %s --seed 2 --mode two" % (tmp_path / "flash"))
+    try:
+        s.wait_for("two players | play")
+        s.send("\x03", settle=0.5)  # typed in the terminal: was SIGINT to make and the simulator
+        assert wait_exit(s) == 0, s.raw[-300:]
+        assert b"Error 130" not in s.raw and b"Interrupt" not in s.raw
+        tail = s.raw[-200:]
+        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
+    finally:
+        s.close()
+
+
+def test_sigint_is_a_clean_quit_too(tmp_path):
+    import sys
+    s = Session("", command=[sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"),
+                             "--seed", "2", "--mode", "two"])
+    try:
+        s.wait_for("two players | play")
+        os.kill(s.proc.pid, signal.SIGINT)  # KeyboardInterrupt (was exit code 130)
+        assert wait_exit(s) == 0, s.raw[-300:]
+        assert b"Traceback" not in s.raw
+        assert b"\x1b[?1049l" in s.raw[-200:]
+    finally:
+        s.close()
+
+
+def test_buttons_preset_shows_its_own_keys(tmp_path):
+    import sys
+    s = Session("", command=[sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"),
+                             "--preset", "buttons", "--mode", "two"])
+    try:
+        s.wait_for("two players | play")
+        legend = s.screen.display[-1] + "\n" + s.text()
+        assert "LEFT/RIGHT" in legend and "DROP" in legend
+        assert " turn " not in s.text()  # no encoder help on the buttons build
+        assert "preset buttons" in s.text()
+        s.send("q", settle=0.5)
+        assert wait_exit(s) == 0
+    finally:
+        s.close()
+
+
+def test_a_terminal_too_small_says_so_and_redraws_when_it_grows(tmp_path):
+    import sys
+    s = Session("", cols=16, rows=10, command=[
+        sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"), "--mode", "two"])
+    try:
+        s.wait_for("small")
+        text = " ".join(line.strip() for line in s.screen.display)
+        assert "terminal too small: need 18x13, have 16x10" in text, text
+        assert "█" not in s.text() and "●" not in s.text()  # no cut board
+        s.resize(60, 30)
+        s.wait_for("two players | play")
+        assert "too small" not in s.text()
+        assert sum("███" in line for line in s.screen.display) == 24  # 8 LED rows of 3 lines
+        s.send("q", settle=0.5)
+        assert wait_exit(s) == 0
+    finally:
+        s.close()

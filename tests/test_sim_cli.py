@@ -1,0 +1,252 @@
+"""The simulator's command line: bad options and input files give one clear
+line and exit code 2 at start; recordings keep every frame; examples can run
+on a throwaway flash; the display curve shows every lit LED as lit."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from host_sim import sim
+from host_sim.record import Recorder, screen_color, HOLE, record_kind, RecordError
+from host_sim.world import Controls, load_config
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(args, cwd=ROOT, timeout=120, root=ROOT):
+    env = dict(os.environ, PYTHONPATH=root)
+    return subprocess.run([sys.executable, "-m", "host_sim"] + args, cwd=cwd, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def assert_usage_error(r, *needles):
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert "Traceback" not in r.stderr
+    assert len(lines) == 1 or lines[0].startswith("usage:"), r.stderr  # one line (argparse: usage too)
+    for needle in needles:
+        assert needle in lines[-1], r.stderr
+    assert "game 1" not in r.stdout  # failed at start, before any game
+
+
+def copy_project(tmp_path, config_edit=None):
+    """host_sim and firmware/ in a folder of their own, config.py edited (a maker's build)."""
+    root = tmp_path / "project"
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(os.path.join(ROOT, "host_sim"), root / "host_sim", ignore=ignore)
+    shutil.copytree(os.path.join(ROOT, "firmware"), root / "firmware", ignore=ignore)
+    if config_edit:
+        path = root / "firmware" / "config.py"
+        text = path.read_text()
+        for old, new in config_edit:
+            assert old in text
+            text = text.replace(old, new, 1)
+        path.write_text(text)
+    return str(root)
+
+
+# ---- options
+
+@pytest.mark.parametrize("args, needle", [
+    (["--seconds", "nan"], "--seconds"),
+    (["--seconds", "-1"], "--seconds"),
+    (["--seconds", "inf"], "--seconds"),
+    (["--games", "-1"], "--games"),
+    (["--games", "0"], "--games"),
+    (["--games", "two"], "--games"),
+])
+def test_bad_numbers_are_refused(tmp_path, args, needle):
+    flash = str(tmp_path / "flash")  # (old code: --seconds nan ran for ever)
+    assert_usage_error(run(["--headless", "--flash", flash] + args, timeout=60), needle)
+
+
+def test_python_m_host_sim_runs_the_simulator():
+    r = run(["--help"])
+    assert r.returncode == 0 and "usage: python -m host_sim" in r.stdout
+    assert "--temp-flash" in r.stdout
+
+
+# ---- input files and folders
+
+@pytest.mark.parametrize("content, needle", [
+    (None, "cannot read it"),  # missing
+    ("folder", "Is a directory"),
+    (b"0 press\n\xff\xfe 12\n", "line 2 is not UTF-8"),
+    (b"0 press\nsoon press\n", "script line 2: expected 'TIME ACTION [ARG]'"),
+    (b"0 jump\n", "unknown action 'jump'"),
+])
+def test_bad_scripts_are_one_clear_line(tmp_path, content, needle):
+    path = tmp_path / "input.script"
+    if content == "folder":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    flash = str(tmp_path / "flash")
+    assert_usage_error(run(["--headless", "--flash", flash, "--seconds", "5", "--script", str(path)]),
+                       "--script", needle)
+
+
+def test_a_bad_flash_folder_is_one_clear_line(tmp_path):
+    a_file = tmp_path / "flash.txt"
+    a_file.write_text("not a folder")
+    assert_usage_error(run(["--headless", "--seconds", "5", "--flash", str(a_file)]),
+                       "--flash", "is a file")
+    assert_usage_error(run(["--headless", "--seconds", "5", "--flash", str(a_file / "sub")]),
+                       "--flash", "cannot make the folder")
+    assert_usage_error(run(["--headless", "--seconds", "5", "--flash", "/proc/no/flash"]),
+                       "--flash", "cannot make the folder")
+
+
+def test_no_terminal_is_one_clear_line(tmp_path):
+    r = run(["--flash", str(tmp_path / "flash"), "--seconds", "5"])
+    assert_usage_error(r, "terminal", "--headless")
+
+
+@pytest.mark.parametrize("name, needle", [
+    ("missing/demo.gif", "does not exist"),
+    ("demo.jpg", "unknown picture type '.jpg'"),
+    ("demo", "unknown picture type"),
+    ("demo 100%.gif", "a % in the name"),
+    ("frame%d%d.png", "a % in the name"),
+    ("frame%03d.gif", "a % in the name"),
+])
+def test_a_bad_record_path_fails_at_start(tmp_path, name, needle):
+    r = run(["--headless", "--flash", str(tmp_path / "flash"), "--mode", "demo", "--seconds", "20",
+             "--record", str(tmp_path / name)])
+    assert_usage_error(r, "--record", needle)
+    assert os.listdir(tmp_path) in ([], ["flash"])  # no picture, no temporary file left behind
+
+
+def test_record_paths_that_work(tmp_path):
+    assert record_kind(str(tmp_path / "a.GIF")) == "gif"
+    assert record_kind(str(tmp_path / "a.png")) == "png"
+    assert record_kind(str(tmp_path / "f%04d.png")) == "frames"
+    assert record_kind(str(tmp_path / "100%%.gif")) == "gif"  # %% is a plain %
+    with pytest.raises(RecordError):
+        record_kind(str(tmp_path))  # a folder
+
+
+def test_a_bad_color_order_shows_the_firmware_message(tmp_path):
+    root = copy_project(tmp_path, [('"color_order": "GRB"', '"color_order": "GBX"')])
+    r = run(["--headless", "--flash", str(tmp_path / "flash"), "--seconds", "5"], root=root, cwd=root)
+    assert_usage_error(r, "color_order must be one of", "BGR")
+
+
+def test_an_unknown_preset_is_one_clear_line(tmp_path):
+    assert_usage_error(run(["--headless", "--flash", str(tmp_path), "--preset", "joystick"]),
+                       "unknown preset 'joystick'")
+
+
+# ---- presets
+
+def test_config_preset_is_honoured_and_presets_are_not_edited(tmp_path):
+    root = copy_project(tmp_path, [('PRESET = "encoder"', 'PRESET = "buttons"')])
+    flash = str(tmp_path / "flash")
+    r = run(["--headless", "--flash", flash, "--seconds", "2"], root=root, cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert "preset buttons" in r.stdout
+    r = run(["--headless", "--flash", flash, "--seconds", "2", "--preset", "encoder"], root=root,
+            cwd=root)
+    assert "preset encoder" in r.stdout
+
+
+def test_firmware_config_leaves_config_presets_alone(tmp_path):
+    import config
+    args = sim.parse_args(["--flash", str(tmp_path), "--seed", "5", "--preset", "buttons"])
+    try:
+        cfg = sim.firmware_config(args)
+        config = sys.modules["config"]
+        assert cfg["preset"] == "buttons" and cfg["seed"] == 5 and cfg["input"] == "buttons"
+        assert "flash_dir" not in config.PRESETS["buttons"] and "seed" not in config.PRESETS["buttons"]
+        assert config.PRESET == "encoder"
+        assert config.get()["flash_dir"] == cfg["flash_dir"]  # what main.py gets
+    finally:
+        sim.restore_config()
+    assert sys.modules["config"].get()["flash_dir"] == ""  # config.py as written again
+
+
+# ---- examples leave nothing behind
+
+def test_temp_flash_leaves_the_next_run_alone(tmp_path):
+    root = copy_project(tmp_path)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env_tmp = dict(os.environ, PYTHONPATH=root, TMPDIR=str(temp))
+    r = subprocess.run([sys.executable, "-m", "host_sim", "--headless", "--temp-flash", "--mode",
+                        "demo", "--seed", "1", "--seconds", "20"], cwd=root, env=env_tmp,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "(temporary)" in r.stdout
+    assert not os.path.exists(os.path.join(root, "sim_flash"))  # the default flash untouched
+    assert os.listdir(temp) == []  # the throwaway flash is gone
+
+
+# ---- recordings
+
+def test_a_long_recording_keeps_every_frame(tmp_path):
+    from PIL import Image, ImageChops
+    from host_sim.record import draw
+    path = str(tmp_path / "long.gif")
+    rec = Recorder(path, 8, 8, cell=4)
+    frames = 3500  # the old recorder stopped adding frames silently after 3,000
+    for i in range(frames):
+        pixels = [(0, 0, 0)] * 64
+        pixels[i % 64] = (1 + i % 200, 0, 0)
+        pixels[(i // 64) % 64] = (0, 0, 3)
+        rec.add(i * 40, pixels)
+    assert rec.save(frames * 40) == frames
+    with Image.open(path) as im:
+        assert im.n_frames == frames
+        im.seek(frames - 1)
+        last = im.convert("RGB")
+    assert ImageChops.difference(last, draw(pixels, 8, 8, 4)).getbbox() is None  # the last one
+
+
+# ---- the display curve
+
+def duty(color, level=4):
+    """The firmware's duty for a perceptual colour at a brightness level (Display.show)."""
+    from connect4.hw.display import gamma_table, brightness_for
+    g = gamma_table()
+    b = brightness_for(level)
+    return tuple((g[v] * b // 255 or 1) if v else 0 for v in color)
+
+
+def test_every_lit_led_looks_lit_and_brighter_than_unlit():
+    hole = max(HOLE)
+    for v in range(1, 256):
+        for rgb in ((v, 0, 0), (0, v, 0), (0, 0, v), (v, v, v)):
+            shown = screen_color(rgb)
+            assert max(shown) >= 3 * hole, rgb  # dim white 1,1,1 was 21,21,21 < unlit 34,34,38
+    assert screen_color((0, 0, 0)) is None
+    levels = [screen_color((v, 0, 0))[0] for v in range(1, 256)]
+    assert levels == sorted(levels)  # dimmer duty, dimmer on screen
+
+
+def test_blue_and_yellow_are_recognisable_at_the_default_brightness():
+    from connect4.app.glyphs import FRAME, YELLOW, RED
+    rgb = lambda c: ((c >> 16) & 255, (c >> 8) & 255, c & 255)  # noqa: E731
+    level = load_config("encoder")["brightness_level"]
+    blue = screen_color(duty(rgb(FRAME), level))
+    assert blue[0] == blue[1] == 0 and blue[2] >= 110, blue  # was 0,0,34: black
+    r, g, b = screen_color(duty(rgb(YELLOW), level))
+    assert r >= 200 and g >= 0.75 * r and b == 0, (r, g, b)  # was 119,79,0: ochre
+    red = screen_color(duty(rgb(RED), level))
+    assert red[0] >= 200 and red[1] == red[2] == 0
+
+
+# ---- typed keys
+
+def test_quick_keys_do_not_queue_without_bound():
+    controls = Controls(load_config("buttons"))
+    now = 1000
+    taken = sum(sim.feed_key(controls, "press", now) for _ in range(200))
+    assert taken < 10
+    assert controls.busy_until - now <= sim.KEY_BACKLOG_MS + 200  # was 200 x 85 ms = 17 s
+    later = controls.busy_until + 1
+    assert sim.feed_key(controls, "press", later)  # once played out, keys are taken again
+    enc = Controls(load_config("encoder"))
+    assert sum(sim.feed_key(enc, "right", now) for _ in range(200)) < 20
