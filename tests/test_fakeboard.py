@@ -1,10 +1,10 @@
 """`make deploy` and `make bench-device` end to end, against a fake board.
 
-The fake board (tools/fakeboard.py) is a pseudo-terminal speaking
+The fake board (tools/board/fakeboard.py) is a pseudo-terminal speaking
 MicroPython's raw REPL, executing in the MicroPython VM, so mpremote talks to
 it as to a board on USB serial. It runs bytecode only: after deploy the test
 checks the files (rv32imc .mpy cannot run in the VM); bench-device runs on a
-board seeded with the firmware compiled to bytecode .mpy (tools/memory.py)."""
+board seeded with the firmware compiled to bytecode .mpy (tools/mpvm/memory.py)."""
 import hashlib
 import json
 import os
@@ -12,8 +12,10 @@ import subprocess
 
 import pytest
 
-from tools import device, memory, mpvm
-from tools.fakeboard import FakeBoard
+from tools import mpvm
+from tools.board import device
+from tools.mpvm import memory
+from tools.board.fakeboard import FakeBoard
 
 ROOT = device.ROOT
 pytestmark = pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")

@@ -1,4 +1,4 @@
-"""Tests of tools/solver.py against Pascal Pons' published benchmark scores.
+"""Tests of tools/bench/solver.py against Pascal Pons' published benchmark scores.
 
 The vendored samples in tests/data are every 25th line of his Test_L3_R1 and
 Test_L2_R1 files; the full files are checked only when the environment
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tools import solver
-from tools.solver import Position, Solver
+from tools.bench import solver
+from tools.bench.solver import Position, Solver
 
 DATA = Path(__file__).parent / "data"
 SAMPLES = ["Test_L3_R1.sample", "Test_L2_R1.sample"]
