@@ -134,3 +134,24 @@ def test_the_fake_boards_friendly_repl_answers_a_line():
     assert b"x = [1, 2]\r\n>>> " in seen
     assert b"\r\n3\r\n>>> " in seen
     assert b"ZeroDivisionError" in seen
+
+
+def test_a_traceback_on_the_board_names_the_boards_file_not_the_hosts(tmp_path):
+    """Deploy compiles with `mpy-cross -s <path on the board>` (tools/board/device.py):
+    a traceback (and error.log, which prints the same) says connect4/engine/board.py,
+    not firmware/connect4/engine/board.py. Here the VM image, compiled the same way."""
+    image = tmp_path / "board"
+    memory.build_vm_image(str(image))
+    script = tmp_path / "boom.py"
+    script.write_text("import io, sys\n"
+                      "from connect4.engine.board import Board\n"
+                      "try:\n"
+                      "    Board().undo()\n"
+                      "except ValueError as e:\n"
+                      "    s = io.StringIO()\n"
+                      "    sys.print_exception(e, s)\n"
+                      "    print(s.getvalue())\n")
+    r = mpvm.run(script, firmware=str(image), paths=[(tmp_path, "/t")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert 'File "connect4/engine/board.py", line' in r.stdout, r.stdout
+    assert "firmware/" not in r.stdout
