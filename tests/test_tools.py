@@ -94,11 +94,11 @@ DOCS = ["Makefile", "mypy.ini", "requirements-stubs.txt", "typings/viper.pyi"]
 
 def documents():
     out = [d for d in DOCS if os.path.isfile(common.path(d))]
-    for folder in ("docs", "tests", "host_sim", "firmware"):
+    for folder in ("docs", "tests", "host_sim", "firmware", "tools"):
         for base, _, files in os.walk(common.path(folder)):
             out += [os.path.relpath(os.path.join(base, f), ROOT).replace(os.sep, "/")
                     for f in files if f.endswith((".md", ".py"))]
-    return out + tool_sources()
+    return out
 
 
 @pytest.mark.parametrize("doc", documents())
