@@ -107,7 +107,11 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
     with tempfile.TemporaryDirectory() as tmp:
         image = os.path.join(tmp, "board")
         native = native_sizes(os.path.join(tmp, "rv32imc"), image, build_vm_image(image))
-        r = mpvm.run(PROBE, nodes[0], nodes[1], game_level, firmware=image,
+        # The probe runs as /firmware/memory_probe.py whatever the clone's folder:
+        # the VM keeps the script's path in its heap, so a host path would make
+        # the figures depend on where the repository lies.
+        probe = shutil.copy(PROBE, image)
+        r = mpvm.run(probe, nodes[0], nodes[1], game_level, firmware=image,
                      paths=[(STUBS, "/stubs")], heap=heap, timeout=timeout)
     for line in r.stdout.splitlines():
         if line.startswith("MEMORY "):
