@@ -6,7 +6,8 @@ Markers, for `make quick` (pytest -m "not vm and not slow"):
   by skipping without it, `skipif(not mpvm.available(), reason="MicroPython VM
   ...")`; every such test gets the marker here. Under -m "not vm", a test
   that reaches the VM without that skip fails, naming this rule.
-- slow: an end-to-end run of many seconds that the inner loop can spare (SLOW).
+- slow: a run of many seconds that the inner loop can spare (SLOW, by test id;
+  tests/test_tools.py checks every id still names a test).
 """
 import os
 import sys
@@ -23,6 +24,8 @@ VM_REASON = "MicroPython VM"
 SLOW = {
     # `make sim` in a pseudo-terminal: make, the simulator's start-up, key by key
     "tests/test_sim_terminal.py::test_make_sim_in_a_terminal",
+    # 237 engine commands searched twice on CPython (~15 s): the both-worlds set's ties
+    "tests/test_same_in_both_worlds.py::test_the_command_list_is_large_and_full_of_root_ties",
 }
 
 

@@ -142,3 +142,11 @@ def test_make_on_windows_uses_the_venvs_scripts_folder_and_com_ports():
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == '.venv/Scripts/python tools/board/device.py --dry-run --port "COM3" deploy'
+
+
+def test_the_slow_list_names_tests_that_exist():
+    import conftest
+    for nodeid in conftest.SLOW:
+        path, name = nodeid.split("::")
+        with open(common.path(path), encoding="utf-8") as f:
+            assert "def %s(" % name in f.read(), nodeid
