@@ -2,30 +2,55 @@
 # Every target installs what it needs itself: a virtual environment with the
 # pinned tools of requirements-dev.txt, and the Node packages of package.json.
 
+# Variables you may set (`make help` lists them; tests/test_tools.py checks it does).
 PYTHON ?= python3
+SIM_ARGS ?=
+BENCH_ARGS ?=
+PORT ?=
+FIRMWARE ?=
+DRY_RUN ?=
+
 VENV := .venv
-PY := $(VENV)/bin/python
+VENV_BIN := $(VENV)/bin
+# Windows (make from Git Bash or MSYS2): the venv keeps its programs in Scripts/.
+ifeq ($(OS),Windows_NT)
+VENV_BIN := $(VENV)/Scripts
+ifeq ($(origin PYTHON),file)
+PYTHON := python
+endif
+endif
+PY := $(VENV_BIN)/python
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 STUBS_STAMP := build/c3stubs/.installed
-SIM_ARGS ?=
-BENCH_ARGS ?=
 
-.PHONY: help sim test typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory
+.PHONY: help sim test quick typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory
 
 help:
-	@echo "make sim     the board simulator in the terminal (SIM_ARGS=--help for options)"
-	@echo "make test    run every check (CPython, MicroPython VM, mpy-cross, chip stubs)"
-	@echo "make typecheck  firmware/ against the ESP32-C3 MicroPython stubs (mypy)"
-	@echo "make bench   speed and strength figures for the README"
-	@echo "make memory  heap figures of the firmware in the MicroPython VM"
-	@echo "make flash PORT=... FIRMWARE=...  erase the board, write a MicroPython image"
-	@echo "make deploy PORT=...        compile firmware/ for the chip, copy it, reset"
-	@echo "make repl PORT=...          the board's REPL"
-	@echo "make bench-device PORT=...  the engine benchmark on the board"
-	@echo "make engine  the engine line protocol on stdin/stdout"
-	@echo "make engine-vm  the same, the board's engine_main.py in the MicroPython VM"
-	@echo "make picture the README's pictures of the board (docs/), from the simulator"
+	@echo "Targets (each installs what it needs: .venv, node_modules):"
+	@echo "  make sim           the board simulator in the terminal (SIM_ARGS=--help for options)"
+	@echo "  make test          every check: CPython, MicroPython VM, mpy-cross, chip stubs"
+	@echo "  make quick         the inner loop: the CPython-only tests, under a minute"
+	@echo "  make typecheck     firmware/ against the ESP32-C3 MicroPython stubs (mypy)"
+	@echo "  make bench         speed and strength figures for the README (BENCH_ARGS)"
+	@echo "  make memory        heap figures of the firmware in the MicroPython VM"
+	@echo "  make engine        the engine line protocol on stdin/stdout"
+	@echo "  make engine-vm     the same, the board's engine_main.py in the MicroPython VM"
+	@echo "  make picture       the README's pictures of the board (docs/), from the simulator"
+	@echo "  make flash         erase the board, write a MicroPython image (PORT, FIRMWARE)"
+	@echo "  make deploy        compile firmware/ for the chip, copy it, reset (PORT)"
+	@echo "  make repl          the board's REPL (PORT)"
+	@echo "  make bench-device  the engine benchmark on the board (PORT)"
+	@echo "  make clean         remove .venv, node_modules, build/ and the test caches"
+	@echo "  make help          this list"
+	@echo "Variables (make TARGET NAME=value):"
+	@echo "  PORT=...           the board's serial port: /dev/ttyACM0 (Linux),"
+	@echo "                     /dev/cu.usbmodem1101 (macOS), COM3 (Windows)"
+	@echo "  FIRMWARE=...       make flash: the ESP32_GENERIC_C3 .bin from micropython.org"
+	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
+	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
+	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE"
+	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
 
 $(VENV_STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -36,9 +61,9 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# The chip's stubs as mypy's typeshed, apart from the venv (tools/typecheck.py).
+# The chip's stubs as mypy's typeshed, apart from the venv (tools/mpvm/typecheck.py).
 $(STUBS_STAMP): requirements-stubs.txt typings/viper.pyi $(VENV_STAMP)
-	$(PY) tools/typecheck.py --install
+	$(PY) tools/mpvm/typecheck.py --install
 	touch $@
 
 sim: $(VENV_STAMP)
@@ -62,16 +87,19 @@ engine-vm: $(NODE_STAMP)
 test: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q
 
+# The inner loop: no MicroPython VM (marker vm) and no slow end-to-end runs
+# (marker slow); tests/conftest.py sets both markers.
+quick: $(VENV_STAMP) $(STUBS_STAMP)
+	$(PY) -m pytest tests -q -m "not vm and not slow"
+
 typecheck: $(STUBS_STAMP)
-	$(PY) tools/typecheck.py
+	$(PY) tools/mpvm/typecheck.py
 
 bench: $(VENV_STAMP) $(NODE_STAMP)
-	$(PY) tools/bench.py $(BENCH_ARGS)
+	$(PY) tools/bench/bench.py $(BENCH_ARGS)
 
-# Board commands: tools/device.py holds the logic (DRY_RUN=1 prints the commands).
-PORT ?=
-FIRMWARE ?=
-DEVICE := $(PY) tools/device.py $(if $(DRY_RUN),--dry-run) --port "$(PORT)"
+# Board commands: tools/board/device.py holds the logic (DRY_RUN=1 prints the commands).
+DEVICE := $(PY) tools/board/device.py $(if $(DRY_RUN),--dry-run) --port "$(PORT)"
 
 deploy: $(VENV_STAMP)
 	$(DEVICE) deploy
@@ -86,7 +114,7 @@ bench-device: $(VENV_STAMP)
 	$(DEVICE) bench
 
 memory: $(VENV_STAMP) $(NODE_STAMP)
-	$(PY) tools/memory.py
+	$(PY) tools/mpvm/memory.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

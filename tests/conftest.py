@@ -1,10 +1,61 @@
 """Put the repo root on sys.path (for `host_sim`, `tools.mpvm`); host_sim then
-makes `micropython` and the firmware importable on CPython."""
+makes `micropython` and the firmware importable on CPython.
+
+Markers, for `make quick` (pytest -m "not vm and not slow"):
+- vm: the test runs the MicroPython VM (node). A test that needs the VM says so
+  by skipping without it, `skipif(not mpvm.available(), reason="MicroPython VM
+  ...")`; every such test gets the marker here. Under -m "not vm", a test
+  that reaches the VM without that skip fails, naming this rule.
+- slow: a run of many seconds that the inner loop can spare (SLOW, by test id;
+  tests/test_tools.py checks every id still names a test).
+"""
 import os
 import sys
+
+import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # the portable tests' helpers (checks, fakes) serve the host-only tests too
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "portable"))
 
 import host_sim  # noqa: F401,E402
+
+VM_REASON = "MicroPython VM"
+SLOW = {
+    # `make sim` in a pseudo-terminal: make, the simulator's start-up, key by key
+    "tests/test_sim_terminal.py::test_make_sim_in_a_terminal",
+    # 237 engine commands searched twice on CPython (~15 s): the both-worlds set's ties
+    "tests/test_same_in_both_worlds.py::test_the_command_list_is_large_and_full_of_root_ties",
+}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "vm: runs the MicroPython VM (node); `make quick` leaves it out")
+    config.addinivalue_line("markers", "slow: a long end-to-end run; `make quick` leaves it out")
+
+
+def needs_vm(item):
+    return any(VM_REASON in str(m.kwargs.get("reason", "")) for m in item.iter_markers("skipif"))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if needs_vm(item):
+            item.add_marker(pytest.mark.vm)
+        if item.nodeid.split("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _no_unmarked_vm(request, monkeypatch):
+    """Under -m "not vm", the VM is out of bounds: a test reaching it unmarked fails."""
+    if "not vm" not in (request.config.getoption("-m") or ""):
+        return
+    from tools import mpvm
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("this test runs the MicroPython VM: give it the skipif(not "
+                             "mpvm.available(), reason=\"MicroPython VM ...\") that marks it vm "
+                             "(tests/conftest.py)")
+    monkeypatch.setattr(mpvm, "command", refuse)
+    monkeypatch.setattr(mpvm, "run", refuse)

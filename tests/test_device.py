@@ -1,47 +1,79 @@
 """The board commands (`make deploy/flash/repl/bench-device`) without a board:
-the exact commands each one runs, and that deploy compiles every firmware
-module and removes every stale twin. tests/test_fakeboard.py runs deploy and
+the exact commands each one runs, written out here as literals (only the
+folder of the tool, `.venv/bin/` or none, is dropped before comparing), and
+that deploy compiles every firmware module under its name on the board and
+removes every stale twin. tests/test_fakeboard.py runs deploy and
 bench-device end to end against a fake board."""
+import json
 import os
+import shlex
 import subprocess
 import sys
 
 import pytest
 
-from tools import device
+from tools.board import device
+from tools.mpvm import mpyinfo
 
-ROOT = device.ROOT
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
+TOOLS = ("mpy-cross", "mpremote", "esptool")
 
 
 def dry(*args):
-    r = subprocess.run([PY, "tools/device.py", "--dry-run"] + list(args), cwd=ROOT,
+    """(exit code, the printed commands as word lists, stderr) of a --dry-run."""
+    r = subprocess.run([PY, "tools/board/device.py", "--dry-run"] + list(args), cwd=ROOT,
                        capture_output=True, text=True)
-    return r.returncode, r.stdout, r.stderr
+    commands, pending = [], ""
+    for line in r.stdout.splitlines(keepends=True):
+        pending += line  # a quoted argument (deploy's board script) spans lines
+        try:
+            words = shlex.split(pending)
+        except ValueError:
+            continue
+        pending = ""
+        name = os.path.basename(words[0])
+        assert name in TOOLS, line
+        commands.append([name] + words[1:])
+    assert not pending
+    return r.returncode, commands, r.stderr
 
 
-def test_flash_commands():
-    rc, out, _ = dry("--port", "/dev/ttyACM0", "--firmware", "mp.bin", "flash")
-    esptool = device.tool("esptool")
-    assert rc == 0
-    assert out.splitlines() == [
-        esptool + " --chip esp32c3 --port /dev/ttyACM0 erase-flash",
-        esptool + " --chip esp32c3 --port /dev/ttyACM0 --baud 460800 write-flash -z 0x0 mp.bin"]
+def firmware_files():
+    """firmware/'s .py files, '/'-separated, found here independently of device.py."""
+    out = []
+    for folder, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(folder, name),
+                                           os.path.join(ROOT, "firmware")).replace(os.sep, "/"))
+    return sorted(out)
 
 
-def test_repl_and_bench_commands():
-    mpremote = device.tool("mpremote")
-    assert dry("--port", "COM3", "repl")[:2] == (0, mpremote + " connect COM3 repl\n")
-    assert dry("--port", "COM3", "bench")[:2] == (
-        0, mpremote + """ connect COM3 exec 'import sys; sys.argv[:] = ["chipbench.py", "levels"]'"""
-        " + run tools/chipbench.py\n")
+@pytest.mark.parametrize("port", ["/dev/ttyACM0", "COM3"])
+def test_flash_commands(port):
+    assert dry("--port", port, "--firmware", "mp.bin", "flash") == (0, [
+        ["esptool", "--chip", "esp32c3", "--port", port, "erase-flash"],
+        ["esptool", "--chip", "esp32c3", "--port", port, "--baud", "460800",
+         "write-flash", "-z", "0x0", "mp.bin"]], "")
+
+
+def test_repl_and_bench_commands_on_a_windows_port():
+    """COM3 goes to mpremote exactly as Windows names it (mpremote and esptool take it)."""
+    assert dry("--port", "COM3", "repl") == (0, [["mpremote", "connect", "COM3", "repl"]], "")
+    assert dry("--port", "COM3", "bench") == (0, [[
+        "mpremote", "connect", "COM3",
+        "exec", 'import sys; sys.argv[:] = ["chipbench.py", "levels"]',
+        "+", "run", "tools/bench/chipbench.py"]], "")
 
 
 @pytest.mark.parametrize("action", ["deploy", "flash", "repl", "bench"])
 def test_a_missing_port_says_how_to_give_one(action):
     rc, out, err = dry(action)
-    assert rc == 2 and out == ""
+    assert rc == 2 and out == []
     assert "no serial port: make %s PORT=" % {"bench": "bench-device"}.get(action, action) in err
+    assert "PORT=COM3 (Windows)" in err
 
 
 def test_flash_needs_an_image():
@@ -49,39 +81,47 @@ def test_flash_needs_an_image():
     assert rc == 2 and "FIRMWARE=" in err
 
 
-def test_deploy_plan_compiles_every_module_and_keeps_main_and_config_as_source():
-    sources = device.firmware_sources()
-    assert "main.py" in sources and "connect4/engine/core.py" in sources
-    compile_, copies, stale = device.plan("B")
-    compiled = [src for src, _ in compile_]
-    assert sorted(compiled + ["firmware/main.py", "firmware/config.py"]) == \
-        sorted("firmware/" + s for s in sources)
-    for src, target in compile_:
-        assert target == "B/" + src[len("firmware/"):-3] + ".mpy"
-    dests = [d for _, d in copies]
-    assert "/main.py" in dests and "/config.py" in dests and "/connect4/engine/core.mpy" in dests
-    assert len(dests) == len(sources)
-    # the other twin of every copied file is removed first
-    assert sorted(stale) == sorted(d[:-4] + ".py" if d.endswith(".mpy") else d[:-3] + ".mpy"
-                                   for d in dests)
-
-
-def test_deploy_commands_in_order():
-    rc, out, _ = dry("--port", "/dev/ttyACM0", "deploy")
+@pytest.mark.parametrize("port", ["/dev/ttyACM0", "COM3"])
+def test_deploy_commands(port):
+    rc, cmds, _ = dry("--port", port, "deploy")
     assert rc == 0
-    lines = out.splitlines()
-    compile_, copies, stale = device.plan()
-    mpy_cross = device.tool("mpy-cross")
-    assert lines[:len(compile_)] == ["%s -march=rv32imc -o %s %s" % (mpy_cross, t, s) for s, t in compile_]
-    board = "\n".join(lines[len(compile_):])
-    assert board.startswith(device.tool("mpremote") + " connect /dev/ttyACM0 exec ")
-    for name in stale:
-        assert '"%s"' % name in board  # listed in the removal script
-    for src, dest in copies:
-        assert " + fs cp %s :%s " % (src, dest) in board
-    assert board.endswith(" + reset")
-    # one mpremote session: the board is interrupted once
-    assert board.count(" connect ") == 1
+    files = firmware_files()
+    assert "main.py" in files and "connect4/boot.py" in files and "connect4/engine/core.py" in files
+    compiled = [f for f in files if f not in ("main.py", "config.py")]
+
+    # First mpy-cross, once a module, with its name on the board (-s) for tracebacks.
+    compile_ = cmds[:len(compiled)]
+    assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/boot.py",
+            "-o", "build/mpy/connect4/boot.mpy", "firmware/connect4/boot.py"] in compile_
+    assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/engine/core.py",
+            "-o", "build/mpy/connect4/engine/core.mpy", "firmware/connect4/engine/core.py"] in compile_
+    assert sorted(map(tuple, compile_)) == sorted(
+        ("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
+        for f in compiled)
+
+    # Then one mpremote session (the board is interrupted once): prepare, copy, reset.
+    assert len(cmds) == len(compiled) + 1
+    board = cmds[-1]
+    assert board[:4] == ["mpremote", "connect", port, "exec"]
+    assert board[-2:] == ["+", "reset"]
+    copies = board[5:-2]
+    assert len(copies) == 5 * len(files)
+    pairs = [tuple(copies[i + 3:i + 5]) for i in range(0, len(copies), 5)]
+    assert all(copies[i:i + 3] == ["+", "fs", "cp"] for i in range(0, len(copies), 5))
+    assert ("firmware/main.py", ":/main.py") in pairs
+    assert ("firmware/config.py", ":/config.py") in pairs
+    assert ("build/mpy/connect4/boot.mpy", ":/connect4/boot.mpy") in pairs
+    assert sorted(pairs) == sorted(
+        [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py")]
+        + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f in compiled])
+
+    # The board-side script makes the folders and removes the other twin of every file.
+    script = board[4]
+    lists = [json.loads(line[line.index("["):line.rindex("]") + 1])
+             for line in script.splitlines() if line.startswith("for ")]
+    folders, stale = lists
+    assert folders[:2] == ["/connect4", "/connect4/app"]
+    assert sorted(stale) == sorted(["/main.mpy", "/config.mpy"] + ["/" + f for f in compiled])
 
 
 def test_the_removal_script_removes_twins_and_makes_folders(tmp_path):
@@ -101,23 +141,39 @@ def test_the_removal_script_removes_twins_and_makes_folders(tmp_path):
     assert not (tmp_path / "connect4" / "engine" / "core.py").exists()
 
 
-def test_build_compiles_every_module_for_the_chip(tmp_path):
-    for src, target in device.plan(str(tmp_path))[0]:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        cmd = device.build_commands(str(tmp_path))[0][:1] + ["-march=rv32imc", "-o", target, src]
+def test_deploy_compiles_every_module_under_its_board_name(tmp_path):
+    """Each deploy compile, run into tmp_path: a chip .mpy whose source name (what a
+    traceback and error.log show) is the board's path, not the host's firmware/..."""
+    _, cmds, _ = dry("--port", "COM3", "deploy")
+    names = []
+    for cmd in cmds[:-1]:
+        target = tmp_path / cmd[cmd.index("-o") + 1]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [device.tool("mpy-cross")] + cmd[1:cmd.index("-o") + 1] + [str(target)] + cmd[-1:]
         r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
-        with open(target, "rb") as f:
-            assert f.read(1) == b"M"  # .mpy magic
+        data = target.read_bytes()
+        assert data[:1] == b"M"
+        names.append(mpyinfo.source_name(data))
+    assert "connect4/boot.py" in names and "connect4/engine/core.py" in names
+    assert not [n for n in names if n.startswith("firmware")]
+
+
+def test_mpy_source_name_reads_what_mpy_cross_wrote(tmp_path):
+    src = os.path.join(ROOT, "firmware", "connect4", "boot.py")
+    for name in ("connect4/boot.py", None):
+        out = tmp_path / "boot.mpy"
+        subprocess.run([device.tool("mpy-cross"), "-o", str(out)] + (["-s", name] if name else [])
+                       + [src], cwd=ROOT, check=True)
+        assert mpyinfo.source_name(out.read_bytes()) == (name or src)
 
 
 def test_mip_package_lists_exactly_the_firmware():
-    """firmware/package.json is generated (`python tools/device.py package`): keep it in step."""
+    """firmware/package.json is generated (`python tools/board/device.py package`): keep it in step."""
     with open(device.PACKAGE_JSON) as f:
         text = f.read()
-    assert text == device.package_text(), "run: python tools/device.py package"
-    import json
+    assert text == device.package_text(), "run: python tools/board/device.py package"
     urls = json.loads(text)["urls"]
-    assert sorted(dest for dest, _ in urls) == device.firmware_sources()
+    assert sorted(dest for dest, _ in urls) == firmware_files()
     for dest, src in urls:
         assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src

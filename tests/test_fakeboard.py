@@ -1,10 +1,10 @@
 """`make deploy` and `make bench-device` end to end, against a fake board.
 
-The fake board (tools/fakeboard.py) is a pseudo-terminal speaking
+The fake board (tools/board/fakeboard.py) is a pseudo-terminal speaking
 MicroPython's raw REPL, executing in the MicroPython VM, so mpremote talks to
 it as to a board on USB serial. It runs bytecode only: after deploy the test
 checks the files (rv32imc .mpy cannot run in the VM); bench-device runs on a
-board seeded with the firmware compiled to bytecode .mpy (tools/memory.py)."""
+board seeded with the firmware compiled to bytecode .mpy (tools/mpvm/memory.py)."""
 import hashlib
 import json
 import os
@@ -12,8 +12,10 @@ import subprocess
 
 import pytest
 
-from tools import device, memory, mpvm
-from tools.fakeboard import FakeBoard
+from tools import mpvm
+from tools.board import device
+from tools.mpvm import memory
+from tools.board.fakeboard import FakeBoard
 
 ROOT = device.ROOT
 pytestmark = pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
@@ -132,3 +134,24 @@ def test_the_fake_boards_friendly_repl_answers_a_line():
     assert b"x = [1, 2]\r\n>>> " in seen
     assert b"\r\n3\r\n>>> " in seen
     assert b"ZeroDivisionError" in seen
+
+
+def test_a_traceback_on_the_board_names_the_boards_file_not_the_hosts(tmp_path):
+    """Deploy compiles with `mpy-cross -s <path on the board>` (tools/board/device.py):
+    a traceback (and error.log, which prints the same) says connect4/engine/board.py,
+    not firmware/connect4/engine/board.py. Here the VM image, compiled the same way."""
+    image = tmp_path / "board"
+    memory.build_vm_image(str(image))
+    script = tmp_path / "boom.py"
+    script.write_text("import io, sys\n"
+                      "from connect4.engine.board import Board\n"
+                      "try:\n"
+                      "    Board().undo()\n"
+                      "except ValueError as e:\n"
+                      "    s = io.StringIO()\n"
+                      "    sys.print_exception(e, s)\n"
+                      "    print(s.getvalue())\n")
+    r = mpvm.run(script, firmware=str(image), paths=[(tmp_path, "/t")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert 'File "connect4/engine/board.py", line' in r.stdout, r.stdout
+    assert "firmware/" not in r.stdout

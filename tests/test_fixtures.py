@@ -1,7 +1,7 @@
 """The portable tests' fixed positions are what they claim, by the perfect solver."""
 from checks import WIN_IN_3, WIN_IN_5, DRAW
 from connect4.engine.board import Board
-from tools.solver import solve
+from tools.bench.solver import solve
 
 
 def test_forced_win_positions_are_exact():

@@ -1,6 +1,6 @@
-"""The firmware's heap in the real MicroPython VM (figures: tools/memory.py).
+"""The firmware's heap in the real MicroPython VM (figures: tools/mpvm/memory.py).
 
-The chip has about 180 KB of Python heap; the budget (tools.memory.BUDGET) is
+The chip has about 180 KB of Python heap; the budget (tools.mpvm.memory.BUDGET) is
 half of it, for everything the board holds at its peak: the firmware loaded
 from .mpy as deployed, the app with its Searcher and table, the garbage of a
 top-level move or of any main-loop step of a whole game, and the viper
@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from tools import memory, mpvm, mpyinfo
+from tools import mpvm
+from tools.mpvm import memory, mpyinfo
 
 pytestmark = pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
 

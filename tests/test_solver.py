@@ -1,4 +1,4 @@
-"""Tests of tools/solver.py against Pascal Pons' published benchmark scores.
+"""Tests of tools/bench/solver.py against Pascal Pons' published benchmark scores.
 
 The vendored samples in tests/data are every 25th line of his Test_L3_R1 and
 Test_L2_R1 files; the full files are checked only when the environment
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tools import solver
-from tools.solver import Position, Solver
+from tools.bench import solver
+from tools.bench.solver import Position, Solver
 
 DATA = Path(__file__).parent / "data"
 SAMPLES = ["Test_L3_R1.sample", "Test_L2_R1.sample"]
@@ -92,6 +92,31 @@ def test_analyze_is_consistent_with_solve(moves):
             assert score == -engine.solve(moves + str(col + 1))
     best = max(s for s in scores if s is not None)
     assert engine.best_moves(moves) == [c + 1 for c, s in enumerate(scores) if s == best]
+
+
+@pytest.mark.parametrize("moves", ANALYZED)
+def test_sign_and_move_signs_agree_with_the_exact_scores(moves):
+    """The public cheap searches tools/tuning/make_midgame_set.py filters with."""
+    exact = Solver()
+    cheap = Solver()
+    sign = lambda x: (x > 0) - (x < 0)  # noqa: E731
+    assert cheap.sign(moves) == sign(exact.solve(moves))
+    assert cheap.move_signs(moves) == [None if s is None else sign(s) for s in exact.analyze(moves)]
+
+
+def test_a_node_limit_gives_up_deterministically_and_keeps_the_table():
+    moves = "34773631712336641477"  # from the L2 sample: score -9, about 1,200 nodes
+    full = Solver()
+    assert full.solve(moves) == -9
+    assert full.nodes > 50
+    limited = Solver(node_limit=50)
+    with pytest.raises(solver.NodeLimitReached):
+        limited.solve(moves)
+    assert limited.nodes == 50
+    limited.nodes = 0  # a new count; the bounds found so far stay
+    limited.node_limit = None
+    assert limited.solve(moves) == full.solve(moves)
+    assert Solver(node_limit=full.nodes).solve(moves) == full.solve(moves)
 
 
 def test_full_columns_are_none():

@@ -1,6 +1,6 @@
-"""firmware/ type-checks against the ESP32-C3 MicroPython stubs (tools/typecheck.py,
+"""firmware/ type-checks against the ESP32-C3 MicroPython stubs (tools/mpvm/typecheck.py,
 mypy.ini): the firmware calls only what the chip's MicroPython has."""
-from tools import typecheck
+from tools.mpvm import typecheck
 
 
 def test_firmware_type_checks_against_the_chip_stubs():

@@ -1,4 +1,4 @@
-# Appended to the stubs' builtins.pyi by tools/typecheck.py: the casts that
+# Appended to the stubs' builtins.pyi by tools/mpvm/typecheck.py: the casts that
 # MicroPython's viper code emitter provides as built-in names inside
 # @micropython.viper functions (the C3 stubs declare the decorator, not these).
 class ptr8:

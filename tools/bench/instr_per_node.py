@@ -1,14 +1,14 @@
 """Instructions per search node of the native (viper) engine, by callgrind.
 
 The chip's time per move is estimated as nodes x instructions per node /
-100 M instructions per second. Instructions per node are counted, not timed:
-valgrind's callgrind runs tools/chipbench.py on a MicroPython unix-port binary
+tools.common.CHIP_IPS (100 M instructions per second). Instructions per node are counted, not timed:
+valgrind's callgrind runs tools/bench/chipbench.py on a MicroPython unix-port binary
 that you built yourself from MicroPython's source (its docs explain how; a
 32-bit build with MICROPY_FORCE_32BIT=1 has the chip's 31-bit small ints and
 native emitter semantics). Two budgets are run and the difference taken, so
 start-up and imports cancel out.
 
-Usage: python tools/instr_per_node.py /path/to/micropython [--record]
+Usage: python tools/bench/instr_per_node.py /path/to/micropython [--record]
 Prints `instructions per node N`; --record writes it, with the engine's
 fingerprint, to tools/data/chip.txt, which `make bench` reads.
 """
@@ -21,8 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHIP_FILE = os.path.join(ROOT, "tools", "data", "chip.txt")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from tools import common  # noqa: E402
+from tools.common import CHIP_FILE, ROOT  # noqa: E402
+
 ENGINE_FILES = ("board.py", "core.py", "search.py")
 
 
@@ -46,7 +49,7 @@ def count(binary, budget):
     with tempfile.TemporaryDirectory() as tmp:
         result = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(tmp, "cg.out"),
-             binary, os.path.join(ROOT, "tools", "chipbench.py"), str(budget),
+             binary, common.path(common.CHIPBENCH), str(budget),
              os.path.join(ROOT, "firmware")],
             capture_output=True, text=True, check=True)
     instructions = int(re.search(r"Collected : (\d+)", result.stderr).group(1))
@@ -71,7 +74,7 @@ def main(argv=None):
     print("instructions per node %d (%s, budgets %d/%d)" % (ipn, args.micropython, args.low, args.high))
     if args.record:
         with open(CHIP_FILE, "w") as f:
-            f.write("# Written by: python tools/instr_per_node.py BINARY --record\n")
+            f.write("# Written by: python tools/bench/instr_per_node.py BINARY --record\n")
             f.write("instructions_per_node %d\n" % ipn)
             f.write("engine %s\n" % engine_fingerprint())
             f.write("source callgrind on %s (unix port), chipbench budgets %d/%d, %s\n" % (

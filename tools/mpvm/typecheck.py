@@ -1,6 +1,6 @@
 """Type-check firmware/ against the ESP32-C3 MicroPython stubs (part of `make test`).
 
-    python tools/typecheck.py [--install] [FILE_OR_DIR ...]
+    python tools/mpvm/typecheck.py [--install] [FILE_OR_DIR ...]
 
 The pinned stubs of requirements-stubs.txt go into build/c3stubs with
 `pip install --target`, apart from the venv, and serve as mypy's typeshed
@@ -15,7 +15,10 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from tools.common import ROOT  # noqa: E402
+
 STUBS = os.path.join(ROOT, "build", "c3stubs")
 REQUIREMENTS = os.path.join(ROOT, "requirements-stubs.txt")
 SHIM = os.path.join(ROOT, "typings", "viper.pyi")

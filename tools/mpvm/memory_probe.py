@@ -1,4 +1,5 @@
-"""Runs inside the MicroPython VM for tools/memory.py: the board's heap, step by step.
+# Runs inside MicroPython: in the VM, for tools/mpvm/memory.py.
+"""Runs inside the MicroPython VM for tools/mpvm/memory.py: the board's heap, step by step.
 
     memory_probe.py NODES_A NODES_B GAME_LEVEL
 

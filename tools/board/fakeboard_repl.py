@@ -1,6 +1,7 @@
+# Runs inside MicroPython: in the VM, behind tools/board/fakeboard.py.
 """The REPL of a fake board: MicroPython's raw REPL protocol, run in the MicroPython VM.
 
-tools/fakeboard.py runs this in the VM behind a pseudo-terminal, so mpremote
+tools/board/fakeboard.py runs this in the VM behind a pseudo-terminal, so mpremote
 (and with it `make deploy` and `make bench-device`) talks to it as to a board
 on a serial port. It speaks what mpremote uses:
 - Ctrl-C interrupts, Ctrl-A enters the raw REPL, Ctrl-B leaves it;

@@ -2,12 +2,16 @@
 
 CPython hides MicroPython differences (31-bit small ints, no native emitter,
 a small fixed heap); pytest uses this to run the same code on the real VM.
+The package's modules: memory.py (`make memory`, with memory_probe.py inside
+the VM), mpyinfo.py (what a .mpy holds), typecheck.py (firmware/ against the
+chip's stubs).
 """
 import os
 import shutil
 import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tools.common import ROOT
+
 RUN_MJS = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 FIRMWARE = (os.path.join(ROOT, "firmware"), "/firmware")

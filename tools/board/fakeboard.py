@@ -1,10 +1,10 @@
 """A fake board on a pseudo-terminal: MicroPython's raw REPL, executing in the MicroPython VM.
 
-    python tools/fakeboard.py [--seed DIR]     (prints the port; Ctrl-C stops it)
+    python tools/board/fakeboard.py [--seed DIR]     (prints the port; Ctrl-C stops it)
 
 `make deploy PORT=...` and `make bench-device PORT=...` talk to it through
 mpremote exactly as to a board on USB serial, so the tests run both end to
-end without hardware. The board side is tools/fakeboard_repl.py in the VM;
+end without hardware. The board side is tools/board/fakeboard_repl.py in the VM;
 this side opens the pseudo-terminal and relays bytes between it and the VM.
 `--seed DIR` starts the board's filesystem with DIR's files at `/`.
 
@@ -18,11 +18,11 @@ import sys
 import threading
 import tty
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from tools import mpvm  # noqa: E402
+from tools import common, mpvm  # noqa: E402
 
-REPL = os.path.join(mpvm.ROOT, "tools", "fakeboard_repl.py")
+REPL = common.path(common.FAKEBOARD_REPL)
 
 
 class FakeBoard:

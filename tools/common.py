@@ -1,0 +1,57 @@
+"""What the host tools share, kept once: paths, the chip's speed, the games of `make bench`.
+
+Host only (CPython); it imports nothing from the firmware, so any tool can
+use it. Scripts run as `python tools/<job>/<name>.py` put the repository root
+on sys.path themselves (two lines at their top) before importing this.
+"""
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools")
+DATA = os.path.join(TOOLS, "data")
+CHIP_FILE = os.path.join(DATA, "chip.txt")  # instructions per node (tools/bench/instr_per_node.py)
+
+# The scripts that run inside MicroPython (the board, the VM, the unix port),
+# relative to ROOT. Each starts with MICROPYTHON_MARK; tests/test_tools.py
+# checks that exactly these files carry it and that they compile for the chip.
+MICROPYTHON_MARK = "# Runs inside MicroPython"
+CHIPBENCH = "tools/bench/chipbench.py"  # board (make bench-device), VM, unix port, CPython
+FAKEBOARD_REPL = "tools/board/fakeboard_repl.py"  # the VM behind tools/board/fakeboard.py
+MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE)
+
+
+def path(rel):
+    """The absolute host path of a ROOT-relative '/'-separated path."""
+    return os.path.join(ROOT, *rel.split("/"))
+
+
+# Instructions per second assumed for the ESP32-C3 at 160 MHz: the chip's time
+# per move is estimated as nodes x instructions per node / CHIP_IPS.
+CHIP_IPS = 100_000_000
+
+# The strongest AI level (connect4.engine.levels.MAX_LEVEL; tests/test_tools.py
+# checks they agree) and the games every strength figure plays: the empty board
+# and the 49 two-move openings, the engine first and second in turn.
+TOP_LEVEL = 8
+OPENINGS = [""] + ["%d%d" % (a, b) for a in range(1, 8) for b in range(1, 8)]
+
+
+def game(level, g):
+    """(opening, engine plays first, seed) of game number `g` at `level`."""
+    return OPENINGS[(g // 2) % len(OPENINGS)], g % 2 == 0, 1000 * level + g
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+class Say:
+    """say(text): print a report line at once and keep it (`.lines`) for a file."""
+
+    def __init__(self):
+        self.lines = []
+
+    def __call__(self, text=""):
+        print(text, flush=True)
+        self.lines.append(text)
