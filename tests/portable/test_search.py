@@ -25,6 +25,8 @@ def test_a_forced_move_spends_only_a_small_budget():
     from connect4.engine.search import FORCED_NODES
     r = SEARCHER.search(Board("1122336"), nodes=100000)  # O must block column 4
     assert r.move == 3 and 0 < r.nodes <= FORCED_NODES + 1
+    r = SEARCHER.search(Board("754145265165513522"), nodes=4000)  # only column 1 does not lose
+    assert r.move == 0 and FORCED_NODES <= r.nodes <= FORCED_NODES + 1, r  # went 2 over once
 
 
 def test_never_plays_under_an_opponent_threat():
@@ -93,6 +95,17 @@ def test_node_budget_is_respected_and_reported():
     r = SEARCHER.search(Board(), nodes=3000)
     assert r.stopped == STOP_NODES
     assert 3000 <= r.nodes <= 3001
+
+
+def test_a_budget_stop_never_searches_past_the_budget():
+    """The node that notices the budget is the last: a child cut off by it
+    must not start the PVS re-search (these searches went 2 nodes over)."""
+    s = Searcher(tt_entries=1024)
+    for moves, budget in (("", 200), ("4453", 500), ("44", 1000), ("62667", 50), ("71", 2000),
+                          ("3431357145147553", 500)):
+        r = s.search(Board(moves), nodes=budget)
+        assert r.stopped == STOP_NODES, (moves, budget, r)
+        assert budget <= r.nodes <= budget + 1, (moves, budget, r)
 
 
 def test_same_seed_same_game():

@@ -645,7 +645,7 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
         else:
             sc = 0 - int(search(arena, tt, depth - 1, 0 - alpha - 1, 0 - alpha, hz))
-            if sc > alpha and sc < beta:
+            if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
                 sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
         # remove(arena, x), inlined
         acc = p[_SCORE] | (p[_SCORE + 1] << 8)
