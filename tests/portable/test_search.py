@@ -143,9 +143,10 @@ def test_levels_table_and_demo_pairs():
     assert levels.MAX_LEVEL >= 8
     prev = (0, 0)
     for level in range(1, levels.MAX_LEVEL + 1):
-        depth, nodes, blunder = levels.limits(level)
-        assert (depth, nodes) >= prev and 0 <= blunder <= 100
-        prev = (depth, nodes)
+        limits = (levels.depth(level), levels.nodes(level))
+        assert limits >= prev and 0 <= levels.blunder(level) <= 100
+        prev = limits
+    assert levels.nodes(0) == levels.nodes(1) and levels.depth(99) == levels.depth(levels.MAX_LEVEL)
     rng = Rng(5)
     seen = set()
     for _ in range(200):
@@ -155,9 +156,33 @@ def test_levels_table_and_demo_pairs():
     assert len(seen) > 20
 
 
-def test_rng_is_the_same_everywhere():
-    rng = Rng(12345)
-    assert [rng.next32() for _ in range(3)] == [3336926330, 1697253807, 2816511904]
+def test_rng_is_xorshift32_everywhere():
+    """The same draws as a plain xorshift32 (big ints are fine here, in a test)."""
+    for seed in (12345, 0, 1, 0xFFFFFFFF, 0x9E3779B9, -7):
+        rng = Rng(seed)
+        x = (seed & 0xFFFFFFFF) or 0x9E3779B9
+        for i in range(300):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            n = 1 + i % 100
+            assert rng.below(n) == (x >> 8) % n, (seed, i)
+
+
+def test_rng_draws_allocate_nothing():
+    """On the chip an int of 2**30 or more is a heap object: a 32-bit state
+    would allocate at every draw. With the heap locked that raises MemoryError
+    (in the MicroPython VM; a no-op on CPython)."""
+    import micropython
+    rng = Rng(0xDEADBEEF)
+    total = 0
+    micropython.heap_lock()
+    try:
+        for i in range(200):
+            total += rng.below(7) + rng.chance(50)
+    finally:
+        micropython.heap_unlock()
+    assert 0 < total < 200 * 8
 
 
 def test_the_search_core_allocates_nothing_per_node():
@@ -202,6 +227,37 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             core.prepare(s.arena, 256, 400, 1023)
             core.search(s.arena, s.tt, 3, -core.INF, core.INF, h)  # inlined make/unmake
             assert core.incremental_state(s.arena) == state, b.moves_string()
+
+
+STATE_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states")
+
+
+def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():
+    """core.search inlines place/remove. With poll_interval=1 the poll hook runs
+    at every node: there the incrementally kept state must equal a rebuild from
+    the cells alone (a wrong centre bonus in both inlined copies still undoes
+    itself, so only a check inside the search sees it)."""
+    from connect4.engine import core
+    s = Searcher(tt_entries=256, poll_interval=1)
+    scratch = bytearray(core.ARENA_SIZE)
+    core.init_arena(scratch)
+    checked = [0]
+    wrong = []
+
+    def check():
+        state = core.incremental_state(s.arena)
+        core.load_position(scratch, state[0], state[1], state[2])
+        rebuilt = core.incremental_state(scratch)
+        for name, a, b in zip(STATE_NAMES, state, rebuilt):
+            if a != b:
+                wrong.append(name)
+        checked[0] += 1
+        return len(wrong)  # stop at the first difference
+
+    for moves in ("4453", "3431357145147553", "62667", "1234567444"):
+        s.search(Board(moves), depth=5, nodes=150, poll=check)
+        assert not wrong, (moves, wrong)
+    assert checked[0] >= 500, checked
 
 
 def test_root_reorder_is_stable_on_ties_and_puts_the_best_first():
