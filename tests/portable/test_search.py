@@ -229,7 +229,33 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             assert core.incremental_state(s.arena) == state, b.moves_string()
 
 
-STATE_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states")
+def test_scan_fields_hold_the_columns_the_board_sees():
+    """core.scan's bit layout, read through its named fields."""
+    from connect4.engine import core
+    arena = bytearray(core.ARENA_SIZE)
+    core.init_arena(arena)
+    rng = Rng(9)
+    checked = 0
+    for game in range(8):
+        b = Board()
+        while not b.is_over():
+            core.load_position(arena, b.cells, b.tops, b.count)
+            s = core.scan(arena, b.turn)
+            opp = 3 - b.turn
+            for c in range(7):
+                above = b.can_play(c) and b.height(c) < 5 and b.is_winning_move_at(c, b.height(c) + 1, opp)
+                for field, expected in ((core.SCAN_LEGAL, b.can_play(c)),
+                                        (core.SCAN_WINS, b.is_winning_move(c)),
+                                        (core.SCAN_THREATS, b.is_winning_move(c, opp)),
+                                        (core.SCAN_UNDER, above)):
+                    assert ((s >> field) & core.COLUMNS) >> c & 1 == expected, (b.moves_string(), c, field)
+                    checked += expected
+            moves = b.legal_moves()
+            b.play(moves[rng.below(len(moves))])
+    assert checked > 100
+
+
+REGION_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states")
 
 
 def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():
@@ -248,7 +274,7 @@ def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():
         state = core.incremental_state(s.arena)
         core.load_position(scratch, state[0], state[1], state[2])
         rebuilt = core.incremental_state(scratch)
-        for name, a, b in zip(STATE_NAMES, state, rebuilt):
+        for name, a, b in zip(REGION_NAMES, state, rebuilt):
             if a != b:
                 wrong.append(name)
         checked[0] += 1

@@ -38,6 +38,7 @@ _CENTRE_COL = const(3)
 _TOP_ROW = const(48)  # first cell of the top row: a cell below it has one above
 _FIELD_END = const(_TOP_ROW + _ROW)  # a column whose next cell is here is full
 _COLS = const(7)
+_ROWS = const(6)
 _BORDER = const(3)
 
 # scan(): one bit per column (COLUMNS) in each of four fields, at these shifts.
@@ -61,9 +62,10 @@ _SCORE_BIAS = const(32768)  # the arena holds the incremental score + _SCORE_BIA
 _WINDOW_COUNT = const(69)  # four-cell lines on the field
 _CW_SHIFT = const(4)
 _CW_SLOTS = const(1 << _CW_SHIFT)  # room for the windows through one cell (13 at most)
+_PLAYING = const(_FIELD_END - _ROW)  # cells from the first playing row to the field's end (48)
 _KEY_SHIFT = const(2)  # 4 bytes a Zobrist key
 _SIDE_SHIFT = const(_KEY_SHIFT + 6)  # one key per cell (64) for each player
-_MAX_PLY = const(DISCS)  # plies below the root, at most
+_PLIES = const(DISCS - 1)  # move lists for plies 0..DISCS - 2: a node holding DISCS - 1 discs makes none
 _PLY_SHIFT = const(3)
 _PLY_BYTES = const(1 << _PLY_SHIFT)  # a ply's move list (7 moves used)
 
@@ -82,15 +84,18 @@ _WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES
 _ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
 _CENTRE = const(_ORDER + 8)  # 8 bytes (7 used): static ordering bonus per column
 _MOVES = const(_CENTRE + 8)  # _PLY_BYTES per ply: ordered move lists
-_KEYS = const(_MOVES + (_MAX_PLY + 1) * _PLY_BYTES)  # the same: their ordering keys
-_T1 = const(_KEYS + (_MAX_PLY + 1) * _PLY_BYTES)  # per cell, player 1 threats it is the hole of
+_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # the same: their ordering keys
+_T1 = const(_KEYS + _PLIES * _PLY_BYTES)  # per cell, player 1 threats it is the hole of
 _T2 = const(_T1 + _FIELD)  # the same for player 2 (must follow _T1)
 _WINDOWS = const(_T2 + _FIELD)  # per window: start cell, index step
 _WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
 _F = const(_WSTATE + _WINDOW_COUNT)  # per state: its value + _F_BIAS
 _CWN = const(_F + _STATES)  # per cell: windows through it
-_CW = const(_CWN + _FIELD)  # per cell, _CW_SLOTS bytes: their indexes
-_ZOBRIST = const(_CW + (_FIELD << _CW_SHIFT))  # per player, per cell: a 30-bit key
+_CW_AREA = const(_CWN + _FIELD)  # per playing cell, _CW_SLOTS bytes: their indexes
+# Cell x's slots start at _CW + (x << _CW_SHIFT): the border row below the
+# field has no windows, so the area starts with cell _ROW and _CW lies before it.
+_CW = const(_CW_AREA - (_ROW << _CW_SHIFT))
+_ZOBRIST = const(_CW_AREA + (_PLAYING << _CW_SHIFT))  # per player, per cell: a 30-bit key
 ARENA_SIZE = const(_ZOBRIST + (2 << _SIDE_SHIFT))
 
 # Evaluation weights, in WEIGHT_NAMES order. "one" and "two" live in _F only.
@@ -131,11 +136,6 @@ _UPPER = const(2)
 _EXACT = const(3)
 
 
-def columns(s, field):
-    """The 7 column bits of one field (SCAN_WINS, ...) of a scan() result."""
-    return (s >> field) & COLUMNS
-
-
 def no_poll():
     return 0
 
@@ -152,31 +152,26 @@ def get32(buf, offset):
     return buf[offset] | (buf[offset + 1] << 8) | (buf[offset + 2] << 16) | (buf[offset + 3] << 24)
 
 
-def _windows():
-    """The 69 four-cell lines as (start index, step) pairs."""
-    steps = ((1, 1, 0), (_ROW - 1, -1, 1), (_ROW, 0, 1), (_ROW + 1, 1, 1))  # (index step, dcol, drow)
-    out = []
-    for row in range(6):
-        for col in range(_COLS):
-            for d, dc, dr in steps:
-                if 0 <= col + 3 * dc < _COLS and row + 3 * dr < 6:
-                    out.append(((row + 1) * _ROW + col, d))
-    return out
-
-
 def init_arena(arena, weights=DEFAULT_WEIGHTS):
     """Fill the constant parts of a fresh arena (once, at start-up)."""
     arena[_CELLS:_CELLS + _FIELD] = new_cells()
     for i, col in enumerate(CENTRE_FIRST):
         arena[_ORDER + i] = col
         arena[_CENTRE + col] = 6 - i
-    for w, (start, d) in enumerate(_windows()):
-        arena[_WINDOWS + 2 * w] = start
-        arena[_WINDOWS + 2 * w + 1] = d
-        for k in range(4):
-            x = start + k * d
-            arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = w
-            arena[_CWN + x] += 1
+    w = 0  # the four-cell windows, each as (start cell, index step)
+    for row in range(_ROWS):
+        for col in range(_COLS):
+            # (index step, column step, row step): right, up-left, up, up-right
+            for d, dc, dr in ((1, 1, 0), (_ROW - 1, -1, 1), (_ROW, 0, 1), (_ROW + 1, 1, 1)):
+                if 0 <= col + 3 * dc < _COLS and row + 3 * dr < _ROWS:
+                    start = (row + 1) * _ROW + col
+                    arena[_WINDOWS + 2 * w] = start
+                    arena[_WINDOWS + 2 * w + 1] = d
+                    for k in range(4):
+                        x = start + k * d
+                        arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = w
+                        arena[_CWN + x] += 1
+                    w += 1
     seed = 0x2545F491
     for i in range(2 * _FIELD):  # xorshift32, kept to 30 bits so keys stay small ints
         seed ^= (seed << 13) & 0xFFFFFFFF
@@ -272,9 +267,8 @@ def clear(buf, size: int):
 # place, remove and scan serve the Python-level root and load_position; the
 # search inlines the same steps, because on the chip a viper-to-viper call
 # costs about as much as the work it wraps (callgrind: 9,397 -> 6,663
-# instructions per node). tests/portable/test_search.py checks, at every node
-# of a search, the inlined copies against a rebuild with place, and place
-# against a model written apart from this file.
+# instructions per node). tests/portable/test_search.py checks the inlined
+# copies at every node of a search against a rebuild from the cells.
 
 
 @micropython.viper

@@ -18,11 +18,6 @@ class AIPlayer:
     def set_level(self, level):
         self.level = levels.clamp_level(level)
 
-    def blunder_percent(self):
-        if self.blunder is not None:
-            return self.blunder
-        return levels.blunder(self.level)
-
     def choose(self, board, poll=None, info=None, depth=None, nodes=None, time_ms=0):
         """Search `board` and return a SearchResult; depth/nodes override the level."""
         moves = board.legal_moves()
@@ -31,7 +26,8 @@ class AIPlayer:
         forced = [c for c in moves if board.is_winning_move(c)]
         if not forced:
             forced = [c for c in moves if board.is_winning_move(c, 3 - board.turn)]
-        if not forced and self.rng.chance(self.blunder_percent()):
+        blunder = levels.blunder(self.level) if self.blunder is None else self.blunder
+        if not forced and self.rng.chance(blunder):
             return SearchResult(self.rng.choice(moves), 0, 0, 0, "blunder")
         return self.searcher.search(
             board,

@@ -37,11 +37,6 @@ class SearchResult:
 WIN_BASE = WIN + DISCS + 1  # a win with disc k (k = 1..DISCS) scores WIN_BASE - k
 
 
-def win_score(disc):
-    """The score of a win with disc number `disc`: the sooner, the higher."""
-    return WIN_BASE - disc
-
-
 def is_win_score(score):
     return score > WIN or score < -WIN
 
@@ -123,19 +118,19 @@ class Searcher:
         n = board.count
         player = board.turn
         s = core.scan(arena, player)
-        wins = core.columns(s, core.SCAN_WINS)
-        threats = core.columns(s, core.SCAN_THREATS)
-        legal = core.columns(s, core.SCAN_LEGAL)
+        wins = (s >> core.SCAN_WINS) & core.COLUMNS
+        threats = (s >> core.SCAN_THREATS) & core.COLUMNS
+        legal = (s >> core.SCAN_LEGAL) & core.COLUMNS
         if wins:
-            return SearchResult(self._pick(wins, rng), win_score(n + 1), 1, 0)
+            return SearchResult(self._pick(wins, rng), WIN_BASE - (n + 1), 1, 0)  # disc n + 1 wins
         if threats:
             cands = threats
             if threats & (threats - 1):
-                return SearchResult(self._pick(threats, None), -win_score(n + 2), 1, 0)
+                return SearchResult(self._pick(threats, None), (n + 2) - WIN_BASE, 1, 0)  # lost to disc n + 2
         else:
-            cands = legal & ~core.columns(s, core.SCAN_UNDER)
+            cands = legal & ~(s >> core.SCAN_UNDER)
             if not cands:  # every move loses at once: delay by playing anything
-                return SearchResult(self._pick(legal, None), -win_score(n + 2), 1, 0)
+                return SearchResult(self._pick(legal, None), (n + 2) - WIN_BASE, 1, 0)
         order = [c for c in CENTRE_FIRST if cands & (1 << c)]
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
