@@ -29,16 +29,17 @@ INF = const(30000)
 
 # The field, in the board's padded layout (connect4/engine/board.py): cell
 # (col, row) at (row + 1) * 8 + col; border cells below, above and in column 7.
-DISCS = const(42)  # cells of the field: a game's discs are numbered 1..DISCS
-_FIELD = const(64)  # bytes of the padded field
+_COLS = const(7)
+_ROWS = const(6)
+DISCS = const(_COLS * _ROWS)  # cells of the field: a game's discs are numbered 1..DISCS
+_FIELD_SHIFT = const(6)
+_FIELD = const(1 << _FIELD_SHIFT)  # bytes of the padded field, 8 x 8
 _ROW_SHIFT = const(3)
 _ROW = const(1 << _ROW_SHIFT)  # index step one row up
 _COL_MASK = const(_ROW - 1)  # index & _COL_MASK: the column
-_CENTRE_COL = const(3)
-_TOP_ROW = const(48)  # first cell of the top row: a cell below it has one above
+_CENTRE_COL = const(_COLS // 2)
+_TOP_ROW = const(_ROWS * _ROW)  # first cell of the top row: a cell below it has one above
 _FIELD_END = const(_TOP_ROW + _ROW)  # a column whose next cell is here is full
-_COLS = const(7)
-_ROWS = const(6)
 _BORDER = const(3)
 
 # scan(): one bit per column (COLUMNS) in each of four fields, at these shifts.
@@ -64,7 +65,7 @@ _CW_SHIFT = const(4)
 _CW_SLOTS = const(1 << _CW_SHIFT)  # room for the windows through one cell (13 at most)
 _PLAYING = const(_FIELD_END - _ROW)  # cells from the first playing row to the field's end (48)
 _KEY_SHIFT = const(2)  # 4 bytes a Zobrist key
-_SIDE_SHIFT = const(_KEY_SHIFT + 6)  # one key per cell (64) for each player
+_SIDE_SHIFT = const(_KEY_SHIFT + _FIELD_SHIFT)  # one key per cell for each player
 _PLIES = const(DISCS - 1)  # move lists for plies 0..DISCS - 2: a node holding DISCS - 1 discs makes none
 _PLY_SHIFT = const(3)
 _PLY_BYTES = const(1 << _PLY_SHIFT)  # a ply's move list (7 moves used)
