@@ -243,12 +243,14 @@ def test_scan_fields_hold_the_columns_the_board_sees():
             s = core.scan(arena, b.turn)
             opp = 3 - b.turn
             for c in range(7):
-                above = b.can_play(c) and b.height(c) < 5 and b.is_winning_move_at(c, b.height(c) + 1, opp)
+                row = b.height(c)
+                above = b.can_play(c) and row < 5 and b.is_winning_move_at(c, row + 1, opp)
                 for field, expected in ((core.SCAN_LEGAL, b.can_play(c)),
                                         (core.SCAN_WINS, b.is_winning_move(c)),
                                         (core.SCAN_THREATS, b.is_winning_move(c, opp)),
                                         (core.SCAN_UNDER, above)):
-                    assert ((s >> field) & core.COLUMNS) >> c & 1 == expected, (b.moves_string(), c, field)
+                    columns = (s >> field) & core.COLUMNS
+                    assert bool(columns & (1 << c)) == expected, (b.moves_string(), c, field)
                     checked += expected
             moves = b.legal_moves()
             b.play(moves[rng.below(len(moves))])

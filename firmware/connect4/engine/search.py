@@ -125,8 +125,8 @@ class Searcher:
             return SearchResult(self._pick(wins, rng), WIN_BASE - (n + 1), 1, 0)  # disc n + 1 wins
         if threats:
             cands = threats
-            if threats & (threats - 1):
-                return SearchResult(self._pick(threats, None), (n + 2) - WIN_BASE, 1, 0)  # lost to disc n + 2
+            if threats & (threats - 1):  # two threats: the opponent's next disc, n + 2, wins
+                return SearchResult(self._pick(threats, None), (n + 2) - WIN_BASE, 1, 0)
         else:
             cands = legal & ~(s >> core.SCAN_UNDER)
             if not cands:  # every move loses at once: delay by playing anything
