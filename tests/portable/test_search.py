@@ -229,6 +229,58 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             assert core.incremental_state(s.arena) == state, b.moves_string()
 
 
+def model_state(cells, weights):
+    """Score (player 1's view) and threat holes of a position, counted window
+    by window apart from core. Cell (col, row) is cells[(row + 1) * 8 + col]."""
+    score = 0
+    holes = [bytearray(64), bytearray(64)]
+    for row in range(6):
+        for col in range(7):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                line = [(col + k * dc, row + k * dr) for k in range(4)]
+                if not all(0 <= c < 7 and 0 <= r < 6 for c, r in line):
+                    continue
+                owners = [cells[(r + 1) * 8 + c] for c, r in line]
+                for me, sign in ((1, 1), (2, -1)):
+                    if (3 - me) in owners:
+                        continue
+                    mine = owners.count(me)
+                    if mine in (1, 2):  # weights "one" and "two"
+                        score += sign * weights[mine - 1]
+                    elif mine == 3:
+                        c, r = line[owners.index(0)]
+                        holes[me - 1][(r + 1) * 8 + c] += 1
+    for row in range(6):
+        owner = cells[(row + 1) * 8 + 3]
+        if owner:
+            score += (1 if owner == 1 else -1) * weights[6]  # weight "centre"
+    return score, bytes(holes[0]) + bytes(holes[1])
+
+
+def test_place_keeps_what_a_model_counts_from_scratch():
+    """load_position (place, disc by disc) against model_state: together with
+    the check at every node this ties the inlined copies to the model too."""
+    from connect4.engine import core
+    arena = bytearray(core.ARENA_SIZE)
+    core.init_arena(arena)
+    b = Board()
+    core.load_position(arena, b.cells, b.tops, b.count)
+    empty = core.incremental_state(arena)[3]  # the score's stored form at 0
+    rng = Rng(13)
+    threats = 0
+    for game in range(6):
+        b = Board()
+        while not b.is_over():
+            core.load_position(arena, b.cells, b.tops, b.count)
+            state = core.incremental_state(arena)
+            score = (state[3][0] | state[3][1] << 8) - (empty[0] | empty[1] << 8)
+            assert (score, state[4]) == model_state(b.cells, core.DEFAULT_WEIGHTS), b.moves_string()
+            threats += sum(state[4])
+            moves = b.legal_moves()
+            b.play(moves[rng.below(len(moves))])
+    assert threats > 20
+
+
 def test_scan_fields_hold_the_columns_the_board_sees():
     """core.scan's bit layout, read through its named fields."""
     from connect4.engine import core
