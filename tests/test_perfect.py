@@ -88,3 +88,43 @@ def test_command_line(capsys):
     with pytest.raises(SystemExit):
         perfect.main(["1111111"])
     assert "column is full" in capsys.readouterr().err
+
+
+def test_bench_counts_a_game_kept_only_if_it_ends_at_least_as_well_as_given():
+    from tools.bench import bench
+    rows = [("W", [5], 1), ("D", [7], 1), ("D", [], 0), ("W", [], 0), ("L", [1], 0), ("L", [], -1)]
+    tally, nodes, given, kept = bench.tally_perfect(rows)
+    assert tally == {"W": 2, "D": 2, "L": 2} and nodes == [5, 7, 1]
+    assert (given, kept) == (5, 3)  # never given anything: not counted; lost a won game: not kept
+
+
+def test_bench_judges_the_top_level_on_a_set_position():
+    from tools.bench import bench
+    # the side to move wins at once in column 1 (score 18): the top level finds it
+    assert bench.judge_set_position(("121212", 18))[:2] == (True, True)
+
+
+def test_position_sets_are_labelled_exactly(judge):
+    """The checked-in sets of tools/bench/make_sets.py: sizes, ranges, and a
+    sample of labels re-solved (make test does not need them to be present)."""
+    from tools.bench.make_sets import SETS, set_path
+    for lo, hi in SETS:
+        path = set_path(lo, hi)
+        if not Path(path).exists():
+            pytest.skip("position sets not made")
+        rows = list(solver.read_benchmark(path))
+        assert len(rows) >= 500 and len({moves for _, moves, _ in rows}) == len(rows)
+        assert all(lo <= len(moves) <= hi for _, moves, _ in rows)
+        for _, moves, score in rows[::50]:
+            assert judge.solve(moves) == score, moves
+
+
+@pytest.mark.parametrize("g", [1, 6])  # level 3 and level 2 against a perfect player erring 50%
+def test_set_games_are_deterministic_and_keep_only_positions_where_choice_matters(judge, g):
+    from tools.bench import make_sets
+    kept = make_sets.play_game((g, 3))
+    assert kept and kept == make_sets.play_game((g, 3))
+    for index, moves, score in kept:
+        lo, hi = make_sets.SETS[index]
+        assert lo <= len(moves) <= hi and judge.solve(moves) == score
+        assert make_sets.choice_matters(judge.analyze(moves))
