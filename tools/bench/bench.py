@@ -7,7 +7,8 @@ Every figure is measured in this run:
      tools/data/chip.txt by tools/bench/instr_per_node.py, with its provenance),
      and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
-     perfect solver (../shared/bench when present, else the samples in tests/data);
+     perfect solver (tools/bench/perfect.py; ../shared/bench when present,
+     else the samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
   4. per level: nodes per move and the estimated time per move on the chip
      (nodes x instructions per node / 100 M instructions per second), and the
@@ -38,7 +39,7 @@ from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
 from tools.bench import chipbench, perfect  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
-from tools.bench.solver import Solver, read_benchmark  # noqa: E402
+from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
 from tools.common import CHIP_FILE, CHIP_IPS, ROOT, TOP_LEVEL as TOP, sign  # noqa: E402
 from tools.mpvm import memory  # noqa: E402
@@ -88,18 +89,12 @@ def bench_file(name):
     return os.path.join(ROOT, "tests", "data", name + ".sample")
 
 
-_solver = None
-
-
 def judge_position(args):
     """(keeps the game value, keeps the exact score, nodes) at the top level."""
-    global _solver
-    if _solver is None:
-        _solver = Solver()
     moves, score = args
     ai = AIPlayer(level=TOP, seed=1, blunder=0)
     result = ai.choose(Board(moves))
-    scores = _solver.analyze(moves)
+    scores = perfect.shared().analyze(moves)
     played = scores[result.move]
     return sign(played) == sign(score), played == score, result.nodes
 
