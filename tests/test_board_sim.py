@@ -151,7 +151,10 @@ def test_bounce_and_mashing_through_the_stubs(sim):
 
 
 def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None):
-    """boot.main() (what main.py runs) on the virtual clock until stop_ms."""
+    """boot.main() (what main.py runs) on the virtual clock until stop_ms.
+
+    Returns (result, panel); panel.frames_seen: every frame shown, panel.apps:
+    the apps boot started (its "app" events), panel.games: the games played."""
     machine.reset_world()
     CLOCK.make_virtual(0)
     cfg = load_config(preset, dict({"flash_dir": flash, "seed": 3}, **(overrides or {})))
@@ -166,12 +169,18 @@ def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None):
         controls.advance(now_ms())
         machine.check_watchdogs()
     CLOCK.hooks[:] = [tick]
+    apps, games = [], []
+
+    def listen(kind, data):
+        (apps if kind == "app" else games if kind == "game" else []).append(data)
     try:
-        result = boot.main(cfg, stop=lambda: now_ms() >= stop_ms)
+        result = boot.main(cfg, listen, stop=lambda: now_ms() >= stop_ms)
     finally:
         CLOCK.hooks[:] = []
         CLOCK.make_real()
     panel.frames_seen = frames
+    panel.apps = apps
+    panel.games = games
     return result, panel
 
 
@@ -185,8 +194,9 @@ def test_settings_survive_a_reboot(tmp_path):
     assert result == "stopped"
     saved = json.load(open(flash + "connect4.json"))
     assert saved["settings"]["level"] == 7
-    run_board(flash, 3000)
-    assert boot.APP.settings["level"] == 7 and boot.APP.store.status == "ok"
+    _, panel = run_board(flash, 3000)
+    app = panel.apps[-1]
+    assert app.settings["level"] == 7 and app.store.status == "ok"
 
 
 def test_a_corrupt_settings_file_is_recovered_at_boot(tmp_path):
@@ -194,15 +204,16 @@ def test_a_corrupt_settings_file_is_recovered_at_boot(tmp_path):
     with open(flash + "connect4.json", "w") as f:
         f.write('{"version": 1, "settings": {"level": 5')
     result, panel = run_board(flash, 3000)
-    assert result == "stopped" and boot.APP.store.status == "corrupt"
-    assert boot.APP.settings["level"] == 4
+    app = panel.apps[-1]
+    assert result == "stopped" and app.store.status == "corrupt"
+    assert app.settings["level"] == 4
     assert open(flash + "connect4.json.bad").read().startswith('{"version": 1')
     assert any(any(p) for p in panel.pixels)  # the game runs
 
 
 def test_safe_mode_skips_the_game(tmp_path, capsys):
     flash = str(tmp_path) + "/"
-    result, panel = run_board(flash, 5000, [(0, "down", 0)])
+    result, panel = run_board(flash, 5000, [(0, "hold", 1000)])
     assert result == "safe"
     assert "safe mode" in capsys.readouterr().out
     assert not any(any(p) for p in panel.pixels)
@@ -224,7 +235,8 @@ def test_a_crash_is_logged_shown_and_the_app_restarts(tmp_path, monkeypatch):
     result, panel = run_board(flash, 8000, overrides={"watchdog_ms": 3000})
     log = open(flash + "error.log").read()
     assert "RuntimeError: boom" in log and "flaky" in log
-    assert result == "stopped" and boot.APP.state == PLAY  # restarted and playing
+    assert result == "stopped" and panel.apps[-1].state == PLAY  # restarted and playing
+    assert len(panel.apps) == 2
     cross = [f for f in panel.frames_seen if f[0] == f[9] == f[63] == f[7] != (0, 0, 0)]
     assert cross and hue(cross[0][0]) == "red"  # the red cross was shown
 
@@ -252,7 +264,6 @@ def test_the_poll_interval_reacts_within_50_ms_on_the_chip():
     rate = chip_nodes_per_second()
     assert 5000 < rate < 20000
     assert cfg["poll_interval"] * 1000 / rate <= 25  # half the 50 ms budget per poll
-    assert abs(cfg["chip_nodes_per_s"] - rate) < rate // 5  # config's figure is current
 
 
 @pytest.mark.parametrize("overrides", [
