@@ -9,8 +9,8 @@ from time import ticks_diff
 from connect4.app import game, menu as menu_mod
 from connect4.app.store import LEVELS
 
-STATE_NAMES = {game.INTRO: "intro", game.PLAY: "your move", game.THINK: "thinking",
-               game.DROP: "dropping", game.OVER: "game over", game.MENU: "menu"}
+STATE_NAMES = {game.INTRO: "intro", game.PLAY: "play", game.THINK: "thinking",
+               game.DROP: "drop", game.OVER: "game over", game.MENU: "menu"}
 SIDES = ("red", "yellow")
 
 
@@ -65,10 +65,11 @@ def status_line(app, last_game=None, save_error=None):
         text += "two players"
     state = app.state
     text += " | " + STATE_NAMES.get(state, "?")
-    if state == game.PLAY and app.ai_to_move():
-        text = text[:-len("your move")] + "the AI's move"
-    elif state == game.PLAY and app.mode == game.MODE_TWO:
-        text = text[:-len("your move")] + SIDES[app.side_to_move()] + " to move"
+    if state == game.PLAY:
+        if app.mode == game.MODE_TWO:
+            text += ": %s to move" % SIDES[app.side_to_move()]
+        else:
+            text += ": the AI's move" if app.ai_to_move() else ": your move"
     if state == game.THINK:
         r = app.last_search if app.searched else None
         if r is not None and r.stopped == "blunder":
