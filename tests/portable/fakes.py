@@ -218,7 +218,7 @@ def hue(rgb):
     if r and not b:
         if not g:
             return "red"
-        if g < r:
+        if g <= r:  # a dimmed yellow's gamma can floor both channels to 1
             return "yellow"
     if b and not r and not g:
         return "blue"

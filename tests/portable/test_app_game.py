@@ -1,7 +1,8 @@
 """The game app on fake hardware: scripted input, asserting pixels and state."""
 from connect4.app.game import PLAY, THINK, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
 from connect4.app.store import Store
-from connect4.engine.search import STOP_POLL
+from connect4.engine import levels
+from connect4.engine.search import STOP_POLL, STOP_TIME
 from fakes import Rig, hue, assert_board_shown
 
 
@@ -270,3 +271,51 @@ def test_three_buttons_play_the_same_game():
     rig.run_until(lambda: rig.app.state == PLAY)
     assert rig.app.board.moves_string() == "71"
     assert_board_shown(rig.app, rig.pixel)
+
+
+class ScriptedRng:
+    """An Rng whose draws are given: below(n) returns the next one (mod n), then 0s."""
+
+    def __init__(self, draws):
+        self.draws = list(draws)
+
+    def below(self, n):
+        return (self.draws.pop(0) if self.draws else 0) % n
+
+
+def test_demo_pairs_never_repeat_the_last_order():
+    # the first draws give the last pair again: it is drawn anew
+    assert levels.demo_pair(ScriptedRng([6, 6, 6, 6, 2, 0]), (7, 8)) == (3, 1)
+    assert levels.demo_pair(ScriptedRng([6, 6]), (8, 7)) == (7, 8)
+
+
+def test_consecutive_demo_games_never_repeat_the_levels_in_move_order():
+    # levels 1 and 2 by side, then 2 and 1 by side: with the colours swapped
+    # (first mover alternates) the same level would move first again
+    rig = Rig("demo_vary")
+    rig.app.rng = ScriptedRng([0, 0, 1, 0, 5, 5, 6, 6])
+    start(rig, mode="demo")
+    rig.run_until(lambda: len(rig.games) >= 2, 600000)
+    orders = []
+    for g in rig.games:
+        by_side = g["levels"]
+        orders.append((by_side[g["first"]], by_side[1 - g["first"]]))
+    assert orders[0] != orders[1], orders
+
+
+def test_the_time_cap_stops_the_apps_search_on_its_clock():
+    rig = Rig("timecap", cfg={"ai_time_cap_ms": 100})  # the search takes chip time: 24 ms a poll
+    start(rig, level=8)
+    play(rig, 3)
+    rig.run_until(lambda: rig.app.board.count == 2, 5000)
+    r = rig.app.last_search
+    assert r.stopped == STOP_TIME and 0 < r.nodes <= 6 * 256, r  # 100 ms: a handful of polls
+    assert rig.app.board.history[1] == r.move
+
+
+def test_the_time_cap_is_on_by_default():
+    import config
+    rig = Rig("timecap2")
+    assert config.get()["ai_time_cap_ms"] > 0
+    assert rig.app.time_cap_ms == config.get()["ai_time_cap_ms"]
+    assert rig.app.searcher.clock is rig.clock
