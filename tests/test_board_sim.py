@@ -363,9 +363,9 @@ def test_a_bad_config_py_is_logged_and_shown_on_the_default_panel(tmp_path, caps
 
 
 def test_the_fallback_panel_is_the_default_presets_panel():
-    from connect4.hardware_setup import FALLBACK_PANEL
+    from connect4.fallback import PANEL as panel
     cfg = load_config(None)
-    assert {k: cfg[k] for k in FALLBACK_PANEL} == FALLBACK_PANEL
+    assert {k: cfg[k] for k in panel} == panel
 
 
 # ---- the hardware test, reached at power-on

@@ -21,13 +21,14 @@ its first write, a crash of the game.
   (the cross stays lit; the REPL is free).
 - A config.py that cannot be read (a syntax error, an unknown preset) is
   logged to error.log and shown as a red cross on the default preset's panel
-  (hardware_setup.FALLBACK_PANEL); the REPL then says what is wrong.
+  (connect4/fallback.py); the REPL then says what is wrong.
 - The hardware watchdog, if configured, is armed only once the game runs.
 """
 import gc
 import os
 import sys
 import time
+from micropython import const
 
 from connect4 import hardware_setup
 from connect4.app.assemble import build_app
@@ -38,12 +39,12 @@ ERROR_LOG = "error.log"
 LOG_LIMIT = 8192
 CRASH_WINDOW_MS = 10000
 MAX_CRASHES = 5
-SAFE_HOLD_MS = 300  # SELECT held this long at power-on: safe mode
-TEST_HOLD_MS = 3000  # ... and on for this long: the hardware test
+_SAFE_HOLD_MS = const(300)  # SELECT held this long at power-on: safe mode
+_TEST_HOLD_MS = const(3000)  # ... and on for this long: the hardware test
 
-GAME = 0
-SAFE = 1
-HWTEST = 2
+_GAME = const(0)
+_SAFE = const(1)
+_HWTEST = const(2)
 
 
 def _corners(display, count):
@@ -55,7 +56,7 @@ def _corners(display, count):
 
 
 def power_on_choice(hw, window_ms, clock=time):
-    """GAME, or SAFE (SELECT held SAFE_HOLD_MS within window_ms), or HWTEST (held TEST_HOLD_MS)."""
+    """The game, safe mode (SELECT held 0.3 s within window_ms) or the hardware test (held 3 s)."""
     display = hw.display
     _corners(display, 2)
     start = clock.ticks_ms()
@@ -67,17 +68,17 @@ def power_on_choice(hw, window_ms, clock=time):
             if held_since is None:
                 held_since = now
             held = clock.ticks_diff(now, held_since)
-            if held >= TEST_HOLD_MS:
-                return HWTEST
-            if held >= SAFE_HOLD_MS and not safe:
+            if held >= _TEST_HOLD_MS:
+                return _HWTEST
+            if held >= _SAFE_HOLD_MS and not safe:
                 safe = True
                 _corners(display, 4)
         elif safe:
-            return SAFE
+            return _SAFE
         else:
             held_since = None
             if clock.ticks_diff(now, start) >= window_ms:
-                return GAME
+                return _GAME
         clock.sleep_ms(10)
 
 
@@ -127,16 +128,6 @@ def show_cross(display):
         pass
 
 
-def hardware_test(hw, cfg, stop=None, clock=time):
-    """The wiring check (connect4/app/hwtest.py), once SELECT is let go."""
-    from connect4.app.hwtest import HardwareTest
-    print("connect4: hardware test; a long press ends it")
-    while hw.input.pressed() and (stop is None or not stop()):
-        clock.sleep_ms(10)
-    HardwareTest(hw.display, hw.input).run(clock, cfg["loop_ms"], stop)
-    print("connect4: hardware test over; the REPL is yours")
-
-
 def main(cfg, listener=None, stop=None, clock=time):
     """Run the board: returns only in safe mode, after the hardware test,
     after too many crashes, or when stop() says so.
@@ -151,22 +142,23 @@ def main(cfg, listener=None, stop=None, clock=time):
     crashes = 0
     while True:
         started = clock.ticks_ms()
-        app = None
         try:
             if seed is None:
                 seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
             if hw is None:
                 hw = hardware_setup.build(cfg)
             if not chosen:
-                choice = power_on_choice(hw, cfg["safe_mode_ms"], clock) if cfg["safe_mode_ms"] else GAME
+                choice = power_on_choice(hw, cfg["safe_mode_ms"], clock) if cfg["safe_mode_ms"] else _GAME
                 chosen = True
-                if choice == HWTEST:
-                    hardware_test(hw, cfg, stop, clock)
+                if choice == _HWTEST:  # the wiring check; the held press gives no event
+                    from connect4.app.hwtest import HardwareTest
+                    print("connect4: hardware test (a long press ends it)")
+                    HardwareTest(hw.display, hw.input).run(clock, cfg["loop_ms"], stop)
                     return "hwtest"
-                if choice == SAFE:
+                if choice == _SAFE:
                     hw.display.clear()
                     hw.display.show()
-                    print("connect4: safe mode, the game is not started; the REPL is yours")
+                    print("connect4: safe mode; the REPL is yours")
                     return "safe"
                 hw.start_watchdog()
             app = build_app(cfg, hw, clock, seed, listener)
@@ -177,7 +169,7 @@ def main(cfg, listener=None, stop=None, clock=time):
         except KeyboardInterrupt:
             raise
         except Exception as e:
-            app = None
+            app = None  # noqa: F841  (free the crashed app before the next one)
             log_error(log, e)
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
@@ -195,18 +187,6 @@ def main(cfg, listener=None, stop=None, clock=time):
                 seed += 1
 
 
-def unreadable_config(exc, flash_dir=""):
-    """config.py failed: log it, show the red cross on the default panel, say so on the REPL."""
-    log_error(flash_dir + ERROR_LOG, exc)
-    print("connect4: config.py cannot be read (%r); see %s, fix config.py and reset" % (
-        exc, ERROR_LOG))
-    try:
-        show_cross(hardware_setup.build_display(hardware_setup.FALLBACK_PANEL))
-    except Exception:
-        pass
-    return "config"
-
-
 def start(listener=None, stop=None, clock=time):
     """What main.py runs: read config.py, then main(). Never raises but KeyboardInterrupt."""
     try:
@@ -215,5 +195,6 @@ def start(listener=None, stop=None, clock=time):
     except KeyboardInterrupt:
         raise
     except Exception as e:
-        return unreadable_config(e)
+        from connect4 import fallback  # loaded only then: no heap for it otherwise
+        return fallback.unreadable_config(e)
     return main(cfg, listener, stop, clock)

@@ -16,13 +16,6 @@ COLOR_ORDERS = {
     "GBR": (2, 0, 1, 3), "BRG": (1, 2, 0, 3), "BGR": (2, 1, 0, 3),
 }
 
-# The reference panel of config.py's default preset: the red cross of a
-# config.py that cannot be read still reaches it (tests check it matches).
-FALLBACK_PANEL = {
-    "led_pin": 4, "width": 8, "height": 8, "serpentine": False, "rotation": 0,
-    "flip_x": False, "flip_y": False, "color_order": "GRB", "brightness_level": 4,
-    "current_budget_ma": 400, "ma_per_channel": 20, "idle_ma_per_led": 1,
-}
 
 
 class Hardware:

@@ -67,11 +67,9 @@ def _triple(value):
 
 
 def _why(e):
-    """An error in a few words: the errno's name for an OSError."""
-    if isinstance(e, OSError) and e.args and isinstance(e.args[0], int):
-        return {28: "flash full", 30: "read-only", 21: "a folder is in the way",
-                13: "not allowed", 2: "no such folder"}.get(e.args[0], "error %d" % e.args[0])
-    return repr(e)
+    """An error in a few words."""
+    n = e.args[0] if isinstance(e, OSError) and e.args else 0
+    return "a folder is in the way" if n == 21 else "read-only" if n == 30 else repr(e)
 
 
 class _Files:
