@@ -7,7 +7,7 @@ events it emits, and words them; nothing here runs on the board.
 from time import ticks_diff
 
 from connect4.app import game, menu as menu_mod
-from connect4.app.store import LEVELS
+from connect4.engine.levels import MAX_LEVEL
 
 STATE_NAMES = {game.INTRO: "intro", game.PLAY: "play", game.THINK: "thinking",
                game.DROP: "drop", game.OVER: "game over", game.MENU: "menu"}
@@ -29,7 +29,7 @@ def setting_text(key, value):
 def menu_text(m):
     if m.page >= 0:
         kind = (ticks_diff(m.now, m.page_since) // menu_mod.SHOW_MS) % 3
-        if m.page < LEVELS:
+        if m.page < MAX_LEVEL:
             return "stats: level %d %s %d" % (m.page + 1, ("wins", "losses", "draws")[kind],
                                               m.stats["ai"][m.page][kind])
         return "stats: two players %s %d" % (("red wins", "yellow wins", "draws")[kind],
