@@ -6,6 +6,7 @@ is decoded by the protocol, which answers `error` to one that is not UTF-8.
 Output is flushed after every line so a driving program never waits on a buffer.
 """
 import collections
+import os
 import sys
 import threading
 
@@ -53,7 +54,11 @@ class ThreadLines:
         thread.start()
 
     def _read(self, stream):
-        read = getattr(stream, "read1", stream.read)
+        try:  # the file descriptor, not the buffered file: a thread blocked in
+            fd = stream.fileno()  # its read would hold its lock at exit (SIGABRT)
+            read = lambda n: os.read(fd, n)  # noqa: E731
+        except (AttributeError, OSError, ValueError):
+            read = getattr(stream, "read1", stream.read)
         partial = b""
         try:
             while True:

@@ -143,6 +143,19 @@ def test_quit_during_a_search_stops_it_and_exits():
         engine.proc.wait()
 
 
+def test_quit_with_stdin_still_open_exits_cleanly():
+    # the reader thread is blocked in a read then: it must not abort the exit (SIGABRT, -6)
+    engine = Engine()
+    try:
+        engine.send("isready")
+        assert engine.read() == "readyok"
+        engine.send("quit")
+        assert engine.proc.wait(timeout=30) == 0
+    finally:
+        engine.proc.kill()
+        engine.proc.wait()
+
+
 def test_go_movetime_ends_a_search_by_the_clock():
     engine = Engine()
     try:

@@ -262,19 +262,23 @@ class Protocol:
         if self.board.is_over():
             raise ValueError("the game is over; set a new position")
         poll = None
-        if self.lines is not None:
+        lines = self.lines
+        if lines is not None:
             self._stop = self._quit = False
-            line = self.lines.ready()
+            line = lines.ready()
             while line is not None:  # waiting before the search: handled after it
                 self.backlog.append(line)
-                line = self.lines.ready()
+                line = lines.ready()
             poll = self._poll
         result = self.player.choose(self.board, poll=poll, info=self._info, **limits)
         self.write("bestmove %d" % (result.move + 1))
 
     def _poll(self):
         """Called from inside the search: truthy ends it."""
-        line = self.lines.ready()
+        lines = self.lines
+        if lines is None:
+            return False
+        line = lines.ready()
         while line is not None and not self._stop:
             text = text_of(line)
             cmd = words(text)[:1] if text is not None else None
@@ -287,7 +291,7 @@ class Protocol:
             else:
                 self.backlog.append(line)
             if not self._stop:
-                line = self.lines.ready()
+                line = lines.ready()
         return self._stop
 
     def _info(self, depth, score, nodes):
