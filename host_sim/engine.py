@@ -23,7 +23,7 @@ The Connect 4 engine's line protocol on stdin/stdout, one command a line:
                         each limit given replaces the level's of its kind (depth 1-42,
                         nodes 1-%d); movetime (1-%d ms) is a wall-clock cap
   stop                  end the running search at once; its bestmove follows
-  level 1-%d            strength (depth and node budgets of the level)
+  level L               strength 1-%d (the depth and node budgets of a level)
   seed S                the random generator's seed (0-4294967295)
   blunder 0-100|level   percent of random moves (`level` = the level's own)
   isready               answers `readyok` (at once, even while a search runs)
