@@ -328,8 +328,9 @@ def main(argv=None):
         if run("perfect"):
             games = args.games or (10 if args.quick else 100)
             against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
+    given = sys.argv[1:] if argv is None else argv
     say("`make bench%s` took %d s." % (
-        "" if not argv else " BENCH_ARGS=\"%s\"" % " ".join(argv), time.time() - started))
+        " BENCH_ARGS=\"%s\"" % " ".join(given) if given else "", time.time() - started))
     if args.out:
         with open(args.out, "w") as f:
             f.write("\n".join(say.lines) + "\n")
