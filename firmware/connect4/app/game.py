@@ -110,7 +110,7 @@ class App:
         self._info_cb = self._info
         # drop animation
         self.drop_col = 0
-        self.drop_index = -1
+        self.drop_row = -1
         self._set_brightness(self.settings["brightness"])
 
     # ---- helpers
@@ -232,9 +232,9 @@ class App:
 
     def drop(self, col, now):
         """Play `col` for the side to move and start the falling animation."""
-        index = self.board.play(col)  # raises on an illegal move: a bug, never a game state
+        row = self.board.play(col)  # raises on an illegal move: a bug, never a game state
         self.drop_col = col
-        self.drop_index = index
+        self.drop_row = row
         self.result = None
         self.searched = False
         self.held = False
@@ -242,10 +242,10 @@ class App:
 
     def _drop_path(self):
         """First and last y of the falling disc."""
-        return max(0, self.layout.hover_y), self.layout.cell_y((self.drop_index >> 3) - 1)
+        return max(0, self.layout.hover_y), self.layout.cell_y(self.drop_row)
 
     def _landed(self, now):
-        self.drop_index = -1
+        self.drop_row = -1
         board = self.board
         if board.is_over():
             self._game_over(now)
@@ -469,9 +469,9 @@ class App:
                 draw_draw(d, layout, board, self.colors, t)
             return
         if state == DROP:
-            mover = self.colors[board.cells[self.drop_index]]
+            mover = self.colors[board.get(self.drop_col, self.drop_row)]
             draw_frame(d, layout, mover, self.mode)
-            draw_board(d, layout, board, self.colors, 255, self.drop_index)
+            draw_board(d, layout, board, self.colors, 255, self.drop_col, self.drop_row)
             top, bottom = self._drop_path()
             d.set(self.drop_col, min(bottom, top + t // DROP_ROW_MS), mover)
             return
