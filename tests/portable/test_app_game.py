@@ -244,16 +244,16 @@ def test_the_ai_turn_state_by_state():
     minimum think time; a press during the search goes through HELD."""
     rig = Rig("game13")
     start(rig, level=8)
-    shown = []
+    disc = []
 
     def choose(board, **kw):  # what the matrix shows as the search starts
-        shown.append(hue(rig.pixel(3, 0)))
+        disc.append(hue(rig.pixel(3, 0)))
         return real(board, **kw)
     real = rig.app.ai.choose
     rig.app.ai.choose = choose
     play(rig, 3)
     assert states_until(rig, lambda: rig.app.board.count == 2) == [DROP, PLAY, THINK, CHOSEN, DROP]
-    assert shown == ["yellow"]
+    assert disc == ["yellow"]
     rig.run_until(lambda: human_turn(rig))
     play(rig, 0)
     rig.run_until(lambda: rig.app.state == THINK)
