@@ -177,3 +177,10 @@ def test_mip_package_lists_exactly_the_firmware():
     assert sorted(dest for dest, _ in urls) == firmware_files()
     for dest, src in urls:
         assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src
+
+
+def test_the_mip_package_carries_the_firmware_version():
+    """One version: firmware/package.json says what connect4.VERSION says."""
+    import connect4
+    with open(device.PACKAGE_JSON) as f:
+        assert json.load(f)["version"] == connect4.VERSION

@@ -89,7 +89,7 @@ def test_make_bench_device_prints_speed_and_every_level(tmp_path):
     assert total[1::2] == ["nodes", "ms", "nps"], lines[9]
     assert int(total[2]) > 40000 and int(total[6]) > 0, lines[9]  # nine searches of up to 5000 nodes
     for level, line in enumerate(lines[10:], 1):
-        depth, budget, _ = levels.limits(level)
+        depth, budget = levels.depth(level), levels.nodes(level)
         words = line.split()
         assert words[0::2] == ["level", "depth", "nodes", "ms", "max", "budget"], line
         assert int(words[1]) == level and int(words[3]) == depth and int(words[11]) == budget

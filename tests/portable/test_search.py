@@ -25,6 +25,8 @@ def test_a_forced_move_spends_only_a_small_budget():
     from connect4.engine.search import FORCED_NODES
     r = SEARCHER.search(Board("1122336"), nodes=100000)  # O must block column 4
     assert r.move == 3 and 0 < r.nodes <= FORCED_NODES + 1
+    r = SEARCHER.search(Board("754145265165513522"), nodes=4000)  # only column 1 does not lose
+    assert r.move == 0 and FORCED_NODES <= r.nodes <= FORCED_NODES + 1, r  # went 2 over once
 
 
 def test_never_plays_under_an_opponent_threat():
@@ -95,6 +97,17 @@ def test_node_budget_is_respected_and_reported():
     assert 3000 <= r.nodes <= 3001
 
 
+def test_a_budget_stop_never_searches_past_the_budget():
+    """The node that notices the budget is the last: a child cut off by it
+    must not start the PVS re-search (these searches went 2 nodes over)."""
+    s = Searcher(tt_entries=1024)
+    for moves, budget in (("", 200), ("4453", 500), ("44", 1000), ("62667", 50), ("71", 2000),
+                          ("3431357145147553", 500)):
+        r = s.search(Board(moves), nodes=budget)
+        assert r.stopped == STOP_NODES, (moves, budget, r)
+        assert budget <= r.nodes <= budget + 1, (moves, budget, r)
+
+
 def test_same_seed_same_game():
     def game(seed):
         b = Board()
@@ -130,9 +143,10 @@ def test_levels_table_and_demo_pairs():
     assert levels.MAX_LEVEL >= 8
     prev = (0, 0)
     for level in range(1, levels.MAX_LEVEL + 1):
-        depth, nodes, blunder = levels.limits(level)
-        assert (depth, nodes) >= prev and 0 <= blunder <= 100
-        prev = (depth, nodes)
+        limits = (levels.depth(level), levels.nodes(level))
+        assert limits >= prev and 0 <= levels.blunder(level) <= 100
+        prev = limits
+    assert levels.nodes(0) == levels.nodes(1) and levels.depth(99) == levels.depth(levels.MAX_LEVEL)
     rng = Rng(5)
     seen = set()
     for _ in range(200):
@@ -142,9 +156,33 @@ def test_levels_table_and_demo_pairs():
     assert len(seen) > 20
 
 
-def test_rng_is_the_same_everywhere():
-    rng = Rng(12345)
-    assert [rng.next32() for _ in range(3)] == [3336926330, 1697253807, 2816511904]
+def test_rng_is_xorshift32_everywhere():
+    """The same draws as a plain xorshift32 (big ints are fine here, in a test)."""
+    for seed in (12345, 0, 1, 0xFFFFFFFF, 0x9E3779B9, -7):
+        rng = Rng(seed)
+        x = (seed & 0xFFFFFFFF) or 0x9E3779B9
+        for i in range(300):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            n = 1 + i % 100
+            assert rng.below(n) == (x >> 8) % n, (seed, i)
+
+
+def test_rng_draws_allocate_nothing():
+    """On the chip an int of 2**30 or more is a heap object: a 32-bit state
+    would allocate at every draw. With the heap locked that raises MemoryError
+    (in the MicroPython VM; a no-op on CPython)."""
+    import micropython
+    rng = Rng(0xDEADBEEF)
+    total = 0
+    micropython.heap_lock()
+    try:
+        for i in range(200):
+            total += rng.below(7) + rng.chance(50)
+    finally:
+        micropython.heap_unlock()
+    assert 0 < total < 200 * 8
 
 
 def test_the_search_core_allocates_nothing_per_node():
@@ -167,10 +205,11 @@ def test_the_search_core_allocates_nothing_per_node():
 
 
 def test_incremental_state_is_exact_and_restored_by_the_search():
-    """The search's inlined make/unmake and the standalone place/remove keep
-    the same window, threat and score state as a rebuild from scratch."""
+    """The standalone place (via core.play) keeps the same window, threat and
+    score state as a rebuild from scratch, and a search leaves it as it was."""
     from connect4.engine import core
     s = Searcher(tt_entries=256)
+    rebuilt = Searcher(tt_entries=256)
     rng = Rng(5)
     for game in range(6):
         b = Board()
@@ -182,19 +221,123 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             b.play(col)
             if b.is_over():
                 break
-            state = bytes(s.arena)
-            rebuilt = Searcher(tt_entries=256)
+            state = core.incremental_state(s.arena)
             assert core.load_position(rebuilt.arena, b.cells, b.tops, b.count) == h
-            for start, end in STATE_REGIONS:
-                assert rebuilt.arena[start:end] == state[start:end], (b.moves_string(), start)
+            assert core.incremental_state(rebuilt.arena) == state, b.moves_string()
             core.prepare(s.arena, 256, 400, 1023)
             core.search(s.arena, s.tt, 3, -core.INF, core.INF, h)  # inlined make/unmake
-            for start, end in STATE_REGIONS:
-                assert s.arena[start:end] == state[start:end], (b.moves_string(), start)
+            assert core.incremental_state(s.arena) == state, b.moves_string()
 
 
-# cells, tops and disc count; incremental score; threat counts; window states
-STATE_REGIONS = ((0, 72), (86, 88), (808, 936), (1076, 1145))
+def model_state(cells, weights):
+    """Score (player 1's view) and threat holes of a position, counted window
+    by window apart from core. Cell (col, row) is cells[(row + 1) * 8 + col]."""
+    score = 0
+    holes = [bytearray(64), bytearray(64)]
+    for row in range(6):
+        for col in range(7):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                line = [(col + k * dc, row + k * dr) for k in range(4)]
+                if not all(0 <= c < 7 and 0 <= r < 6 for c, r in line):
+                    continue
+                owners = [cells[(r + 1) * 8 + c] for c, r in line]
+                for me, sign in ((1, 1), (2, -1)):
+                    if (3 - me) in owners:
+                        continue
+                    mine = owners.count(me)
+                    if mine in (1, 2):  # weights "one" and "two"
+                        score += sign * weights[mine - 1]
+                    elif mine == 3:
+                        c, r = line[owners.index(0)]
+                        holes[me - 1][(r + 1) * 8 + c] += 1
+    for row in range(6):
+        owner = cells[(row + 1) * 8 + 3]
+        if owner:
+            score += (1 if owner == 1 else -1) * weights[6]  # weight "centre"
+    return score, bytes(holes[0]) + bytes(holes[1])
+
+
+def test_place_keeps_what_a_model_counts_from_scratch():
+    """load_position (place, disc by disc) against model_state: together with
+    the check at every node this ties the inlined copies to the model too."""
+    from connect4.engine import core
+    arena = bytearray(core.ARENA_SIZE)
+    core.init_arena(arena)
+    b = Board()
+    core.load_position(arena, b.cells, b.tops, b.count)
+    empty = core.incremental_state(arena)[3]  # the score's stored form at 0
+    rng = Rng(13)
+    threats = 0
+    for game in range(6):
+        b = Board()
+        while not b.is_over():
+            core.load_position(arena, b.cells, b.tops, b.count)
+            state = core.incremental_state(arena)
+            score = (state[3][0] | state[3][1] << 8) - (empty[0] | empty[1] << 8)
+            assert (score, state[4]) == model_state(b.cells, core.DEFAULT_WEIGHTS), b.moves_string()
+            threats += sum(state[4])
+            moves = b.legal_moves()
+            b.play(moves[rng.below(len(moves))])
+    assert threats > 20
+
+
+def test_scan_fields_hold_the_columns_the_board_sees():
+    """core.scan's bit layout, read through its named fields."""
+    from connect4.engine import core
+    arena = bytearray(core.ARENA_SIZE)
+    core.init_arena(arena)
+    rng = Rng(9)
+    checked = 0
+    for game in range(8):
+        b = Board()
+        while not b.is_over():
+            core.load_position(arena, b.cells, b.tops, b.count)
+            s = core.scan(arena, b.turn)
+            opp = 3 - b.turn
+            for c in range(7):
+                row = b.height(c)
+                above = b.can_play(c) and row < 5 and b.is_winning_move_at(c, row + 1, opp)
+                for field, expected in ((core.SCAN_LEGAL, b.can_play(c)),
+                                        (core.SCAN_WINS, b.is_winning_move(c)),
+                                        (core.SCAN_THREATS, b.is_winning_move(c, opp)),
+                                        (core.SCAN_UNDER, above)):
+                    columns = (s >> field) & core.COLUMNS
+                    assert bool(columns & (1 << c)) == expected, (b.moves_string(), c, field)
+                    checked += expected
+            moves = b.legal_moves()
+            b.play(moves[rng.below(len(moves))])
+    assert checked > 100
+
+
+REGION_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states")
+
+
+def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():
+    """core.search inlines place/remove. With poll_interval=1 the poll hook runs
+    at every node: there the incrementally kept state must equal a rebuild from
+    the cells alone (a wrong centre bonus in both inlined copies still undoes
+    itself, so only a check inside the search sees it)."""
+    from connect4.engine import core
+    s = Searcher(tt_entries=256, poll_interval=1)
+    scratch = bytearray(core.ARENA_SIZE)
+    core.init_arena(scratch)
+    checked = [0]
+    wrong = []
+
+    def check():
+        state = core.incremental_state(s.arena)
+        core.load_position(scratch, state[0], state[1], state[2])
+        rebuilt = core.incremental_state(scratch)
+        for name, a, b in zip(REGION_NAMES, state, rebuilt):
+            if a != b:
+                wrong.append(name)
+        checked[0] += 1
+        return len(wrong)  # stop at the first difference
+
+    for moves in ("4453", "3431357145147553", "62667", "1234567444"):
+        s.search(Board(moves), depth=5, nodes=150, poll=check)
+        assert not wrong, (moves, wrong)
+    assert checked[0] >= 500, checked
 
 
 def test_root_reorder_is_stable_on_ties_and_puts_the_best_first():

@@ -264,15 +264,14 @@ def main(argv=None):
             "| vs careless adult W-D-L | vs tutorial AI W-D-L |")
         say("|---:|---:|---:|---:|---:|---:|---:|---:|")
         for level in range(1, TOP + 1):
-            depth, budget, blunder = levels.limits(level)
             adult, n1 = match(pool, level, "adult", 2 * games_level)
             tut, n2 = match(pool, level, "tutorial", games_top if level == TOP else games_level)
             nodes = n1 + n2
             mean = sum(nodes) // max(len(nodes), 1)
             peak = max(nodes) if nodes else 0
             say("| %d | %d | %d | %d%% | %d | %.2f / %.2f | %d-%d-%d | %d-%d-%d |" % (
-                level, depth, budget, blunder, mean, chip_ms(mean, ipn) / 1000,
-                chip_ms(peak, ipn) / 1000, adult["W"], adult["D"], adult["L"],
+                level, levels.depth(level), levels.nodes(level), levels.blunder(level), mean,
+                chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, adult["W"], adult["D"], adult["L"],
                 tut["W"], tut["D"], tut["L"]))
         say()
     say("Games start from the empty board and every two-move opening, the engine "

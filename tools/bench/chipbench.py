@@ -68,7 +68,8 @@ def run_levels(out=print, positions=LEVEL_POSITIONS):
     searcher = searcher_once()
     rows = []
     for level in range(levels.MIN_LEVEL, levels.MAX_LEVEL + 1):
-        depth, budget, _ = levels.limits(level)
+        depth = levels.depth(level)
+        budget = levels.nodes(level)
         nodes = 0
         total_ms = 0
         worst = 0

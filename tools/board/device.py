@@ -166,7 +166,18 @@ def bench_commands(port):
 
 
 PACKAGE_JSON = os.path.join(FIRMWARE, "package.json")
-PACKAGE_VERSION = "1.0.0"
+
+
+def firmware_version():
+    """connect4.VERSION, read from its source (the package's one version)."""
+    with open(os.path.join(FIRMWARE, "connect4", "__init__.py")) as f:
+        for line in f:
+            if line.startswith("VERSION = "):
+                return line.split("=", 1)[1].strip().strip("\"'")
+    raise RuntimeError("no VERSION line in firmware/connect4/__init__.py")
+
+
+PACKAGE_VERSION = firmware_version()
 
 
 def mip_package():

@@ -33,7 +33,7 @@ _BACK = const(6)
 MODE_TEXT = ("AI", "2P", "DM")
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
-PAGES = store.LEVELS + 1  # one per level, then two players
+PAGES = store.MAX_LEVEL + 1  # one per level, then two players
 SHOW_MS = const(1500)
 
 CLOSE = const(1)
@@ -51,7 +51,7 @@ class Menu:
         self.on_brightness = on_brightness
         self.item = 0
         self.editing = False
-        self.page = -1  # statistics page (level - 1, or LEVELS for two players), -1 = none
+        self.page = -1  # statistics page (level - 1, or MAX_LEVEL for two players), -1 = none
         self.page_since = 0
         self.now = 0
         self.changed = []
@@ -100,7 +100,7 @@ class Menu:
         if key == "mode":
             s["mode"] = _cycle(store.MODES, s["mode"], step)
         elif key == "level":
-            s["level"] = max(1, min(store.LEVELS, s["level"] + step))
+            s["level"] = max(1, min(store.MAX_LEVEL, s["level"] + step))
         elif key == "first":
             s["first"] = _cycle(store.FIRSTS, s["first"], step)
         elif key == "blunder":
@@ -134,11 +134,11 @@ class Menu:
             draw_text(display, MODE_TEXT[m], 0, gy, MODE_COLORS[m])
         elif key == "level":
             level = s["level"]
-            if w > store.LEVELS - 1:
+            if w > store.MAX_LEVEL - 1:
                 rows = h - 1
                 for i in range(level):
-                    color = mix(GREEN, RED, i * 255 // (store.LEVELS - 1))
-                    for k in range(1 + i * (rows - 1) // (store.LEVELS - 1)):
+                    color = mix(GREEN, RED, i * 255 // (store.MAX_LEVEL - 1))
+                    for k in range(1 + i * (rows - 1) // (store.MAX_LEVEL - 1)):
                         display.set(i, h - 1 - k, color)
             else:
                 draw_number(display, level, 0, gy, GREEN)
@@ -181,15 +181,15 @@ class Menu:
     def _shown(self):
         """(kind 0-2, value) that the statistics page shows now."""
         kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
-        if self.page < store.LEVELS:
+        if self.page < store.MAX_LEVEL:
             return kind, self.stats["ai"][self.page][kind]
         return kind, self.stats["two"][kind]
 
     def _render_page(self, display, gy):
         page = self.page
         kind, value = self._shown()
-        if page < store.LEVELS:
-            for x in range(min(display.width, store.LEVELS)):
+        if page < store.MAX_LEVEL:
+            for x in range(min(display.width, store.MAX_LEVEL)):
                 display.set(x, 0, WHITE if x == min(page, display.width - 1) else DIM)
             colors = AI_COLORS
         else:
@@ -205,7 +205,7 @@ class Menu:
         """What the current view shows, in words (for the simulator's status line)."""
         if self.page >= 0:
             kind, value = self._shown()
-            if self.page < store.LEVELS:
+            if self.page < store.MAX_LEVEL:
                 return "stats: level %d %s %d" % (self.page + 1, ("wins", "losses", "draws")[kind], value)
             return "stats: two players %s %d" % (("red wins", "yellow wins", "draws")[kind], value)
         key = ITEMS[self.item]

@@ -16,7 +16,7 @@ File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
 import json
 import os
 
-from connect4.engine.levels import MAX_LEVEL as LEVELS
+from connect4.engine.levels import MAX_LEVEL
 
 VERSION = 1
 
@@ -35,7 +35,7 @@ DEFAULTS = {
 
 
 def default_stats():
-    return {"ai": [[0, 0, 0] for _ in range(LEVELS)], "two": [0, 0, 0]}
+    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0]}
 
 
 def _valid(key, value):
@@ -48,7 +48,7 @@ def _valid(key, value):
     if not isinstance(value, int) or isinstance(value, bool):
         return False
     if key == "level":
-        return 1 <= value <= LEVELS
+        return 1 <= value <= MAX_LEVEL
     if key == "brightness":
         return 1 <= value <= BRIGHTNESS_LEVELS
     return False
@@ -121,7 +121,7 @@ class Store:
         if isinstance(saved, dict):
             ai = saved.get("ai")
             if isinstance(ai, list):
-                for i in range(min(LEVELS, len(ai))):
+                for i in range(min(MAX_LEVEL, len(ai))):
                     stats["ai"][i] = _triple(ai[i])
             stats["two"] = _triple(saved.get("two"))
         self.settings = settings
@@ -182,7 +182,7 @@ class Store:
     # statistics
     def record_ai(self, level, result):
         """result: 0 = the player won, 1 = lost, 2 = draw."""
-        self.stats["ai"][max(1, min(LEVELS, level)) - 1][result] += 1
+        self.stats["ai"][max(1, min(MAX_LEVEL, level)) - 1][result] += 1
 
     def record_two(self, result):
         """result: 0 = red won, 1 = yellow won, 2 = draw."""

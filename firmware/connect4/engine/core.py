@@ -9,72 +9,132 @@ only calls are a few coarse ones (scan, evaluate, recurse, and the poll hook
 every ``poll mask + 1`` nodes: interrupt callbacks never run inside native
 code, so the hook itself must read the input).
 
+Every offset, bit field and sentinel below is a named ``const``: the compiler
+folds them, so the names cost nothing per node.
+
 Scores are from the side to move's point of view. A forced win placed with
-disc k (k = 1..42 counting all discs) scores WIN + 43 - k; a loss the negation;
-0 is a draw or a level position; heuristic values stay within +-EVAL_MAX.
-Win scores depend on the position only, so the table may store them as is.
+disc k (k = 1..DISCS counting all discs) scores WIN + DISCS + 1 - k; a loss the
+negation; 0 is a draw or a level position; heuristic values stay within
++-EVAL_MAX. Win scores depend on the position only, so the table may store
+them as is.
 """
 import micropython
 from micropython import const
 
-from connect4.engine.board import new_cells, DIRECTIONS, CENTRE_FIRST
+from connect4.engine.board import new_cells, CENTRE_FIRST
 
 WIN = const(1000)
 EVAL_MAX = const(900)
 INF = const(30000)
 
-# Arena layout (byte offsets). Cells 0..63 use the board's padded layout.
-_TOP = const(64)  # 7 bytes: next free cell index per column
-_N = const(71)  # discs on the board
-_ABORT = const(72)  # 1 once the search must unwind
-_ROOTN = const(73)  # discs at the root of this search
-_NODES = const(74)  # 4 bytes little endian: nodes searched
-_BUDGET = const(78)  # 4 bytes: node budget (0 = none)
-_POLLMASK = const(82)  # 2 bytes: poll the hook when nodes & mask == 0
-_TTMASK = const(84)  # 2 bytes: table entries - 1
-_SCORE = const(86)  # 2 bytes: incremental window + centre score for player 1, + 32768
-_WEIGHTS = const(88)  # 16 bytes of evaluation weights (see WEIGHT_NAMES)
-_ORDER = const(104)  # 7 bytes: columns centre first
-_CENTRE = const(112)  # 7 bytes: static ordering bonus per column
-_MOVES = const(120)  # 8 bytes per ply: ordered move lists
-_KEYS = const(464)  # 8 bytes per ply: ordering keys
-_T1 = const(808)  # 64 bytes: per cell, open windows it would complete for player 1
-_T2 = const(872)  # 64 bytes: the same for player 2 (must follow _T1)
-_WINDOWS = const(936)  # 69 x (start cell, step)
-_WSTATE = const(1076)  # 69 bytes: discs per window, player 1 + 16 * player 2
-_F = const(1148)  # 64 bytes: window value by state, + 128
-_CWN = const(1212)  # 64 bytes: windows through each cell
-_CW = const(1276)  # 64 x 16 bytes: their indexes
-_ZOBRIST = const(2300)  # 2 x 64 x 4 bytes of 30-bit keys
-ARENA_SIZE = const(2812)
+# The field, in the board's padded layout (connect4/engine/board.py): cell
+# (col, row) at (row + 1) * 8 + col; border cells below, above and in column 7.
+_COLS = const(7)
+_ROWS = const(6)
+DISCS = const(_COLS * _ROWS)  # cells of the field: a game's discs are numbered 1..DISCS
+_FIELD_SHIFT = const(6)
+_FIELD = const(1 << _FIELD_SHIFT)  # bytes of the padded field, 8 x 8
+_ROW_SHIFT = const(3)
+_ROW = const(1 << _ROW_SHIFT)  # index step one row up
+_COL_MASK = const(_ROW - 1)  # index & _COL_MASK: the column
+_CENTRE_COL = const(_COLS // 2)
+_TOP_ROW = const(_ROWS * _ROW)  # first cell of the top row: a cell below it has one above
+_FIELD_END = const(_TOP_ROW + _ROW)  # a column whose next cell is here is full
+_BORDER = const(3)
 
-_W1 = const(88)  # one disc in an open window
-_W2 = const(89)  # two discs in an open window
-_W3 = const(90)  # a threat cell (it would complete a four), any height
-_WODD = const(91)  # extra for a threat on the row parity that favours its owner
-_WLOW = const(92)  # extra for the lowest threat of a column on the right parity
-_WSTACK = const(93)  # two threats of one player stacked in a column (a fork)
-_WCENTRE = const(94)  # a disc in the centre column
-_WNEXT = const(95)  # a threat right above a playable cell (the column is poisoned)
-_WCREATE = const(96)  # move ordering: per threat a move creates
+# scan(): one bit per column (COLUMNS) in each of four fields, at these shifts.
+COLUMNS = const(0x7F)
+SCAN_WINS = const(0)  # the side to move wins by playing there
+SCAN_THREATS = const(SCAN_WINS + _COLS)  # the opponent would win there: a block is due
+SCAN_UNDER = const(SCAN_THREATS + _COLS)  # the cell above wins for the opponent
+SCAN_LEGAL = const(SCAN_UNDER + _COLS)  # the column is not full
+
+# A window's state: how many discs of each player its four cells hold.
+_DISC1 = const(1)  # one disc of player 1
+_DISC2 = const(16)  # one disc of player 2
+_TWO1 = const(2 * _DISC1)  # two of player 1 and nothing else
+_TWO2 = const(2 * _DISC2)
+_THREE1 = const(3 * _DISC1)  # a threat of player 1: three and a hole
+_THREE2 = const(3 * _DISC2)
+_STATES = const(4 * _DISC2 + 1)  # states 0..64 (64: player 2's four, never made in a search)
+_F_BIAS = const(128)  # _F holds a window state's value + _F_BIAS
+_SCORE_BIAS = const(32768)  # the arena holds the incremental score + _SCORE_BIAS
+
+_WINDOW_COUNT = const(69)  # four-cell lines on the field
+_CW_SHIFT = const(4)
+_CW_SLOTS = const(1 << _CW_SHIFT)  # room for the windows through one cell (13 at most)
+_PLAYING = const(_FIELD_END - _ROW)  # cells from the first playing row to the field's end (48)
+_KEY_SHIFT = const(2)  # 4 bytes a Zobrist key
+_SIDE_SHIFT = const(_KEY_SHIFT + _FIELD_SHIFT)  # one key per cell for each player
+_PLIES = const(DISCS - 1)  # move lists for plies 0..DISCS - 2: a node holding DISCS - 1 discs makes none
+_PLY_SHIFT = const(3)
+_PLY_BYTES = const(1 << _PLY_SHIFT)  # a ply's move list (7 moves used)
+
+# Arena layout (byte offsets), each region right after the one before.
+_CELLS = const(0)  # the field
+_TOP = const(_CELLS + _FIELD)  # 7 bytes: next free cell index per column
+_N = const(_TOP + _COLS)  # discs on the board
+_ABORT = const(_N + 1)  # 1 once the search must unwind
+_ROOTN = const(_ABORT + 1)  # discs at the root of this search
+_NODES = const(_ROOTN + 1)  # 4 bytes little endian: nodes searched
+_BUDGET = const(_NODES + 4)  # 4 bytes: node budget (0 = none)
+_POLLMASK = const(_BUDGET + 4)  # 2 bytes: poll the hook when nodes & mask == 0
+_TTMASK = const(_POLLMASK + 2)  # 2 bytes: table entries - 1
+_SCORE = const(_TTMASK + 2)  # 2 bytes: window + centre score for player 1, + _SCORE_BIAS
+_WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES)
+_ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
+_CENTRE = const(_ORDER + 8)  # 8 bytes (7 used): static ordering bonus per column
+_MOVES = const(_CENTRE + 8)  # _PLY_BYTES per ply: ordered move lists
+_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # the same: their ordering keys
+_T1 = const(_KEYS + _PLIES * _PLY_BYTES)  # per cell, player 1 threats it is the hole of
+_T2 = const(_T1 + _FIELD)  # the same for player 2 (must follow _T1)
+_WINDOWS = const(_T2 + _FIELD)  # per window: start cell, index step
+_WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
+_F = const(_WSTATE + _WINDOW_COUNT)  # per state: its value + _F_BIAS
+_CWN = const(_F + _STATES)  # per cell: windows through it
+_CW_AREA = const(_CWN + _FIELD)  # per playing cell, _CW_SLOTS bytes: their indexes
+# Cell x's slots start at _CW + (x << _CW_SHIFT): the border row below the
+# field has no windows, so the area starts with cell _ROW and _CW lies before it.
+_CW = const(_CW_AREA - (_ROW << _CW_SHIFT))
+_ZOBRIST = const(_CW_AREA + (_PLAYING << _CW_SHIFT))  # per player, per cell: a 30-bit key
+ARENA_SIZE = const(_ZOBRIST + (2 << _SIDE_SHIFT))
+
+# Evaluation weights, in WEIGHT_NAMES order. "one" and "two" live in _F only.
+_WTHREAT = const(_WEIGHTS + 2)  # a threat cell (it would complete a four), any height
+_WODD = const(_WEIGHTS + 3)  # extra for a threat on the row parity that favours its owner
+_WLOW = const(_WEIGHTS + 4)  # extra for the lowest threat of a column on the right parity
+_WSTACK = const(_WEIGHTS + 5)  # two threats of one player stacked in a column (a fork)
+_WCENTRE = const(_WEIGHTS + 6)  # a disc in the centre column
+_WNEXT = const(_WEIGHTS + 7)  # a threat right above a playable cell (the column is poisoned)
+_WCREATE = const(_WEIGHTS + 8)  # move ordering: per threat a move creates
 
 WEIGHT_NAMES = ("one", "two", "threat", "parity", "lowest", "stack", "centre",
                 "poison", "order_threat")
 DEFAULT_WEIGHTS = (1, 4, 10, 6, 10, 40, 4, 8, 16)
 
+# Move ordering keys, one byte: higher is searched first.
+_KEY_TT_MOVE = const(255)  # the table's move
+_KEY_MAX = const(254)  # any other move at most
+
 # Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits.
-#   0-1  check: hash bits 14..29, little endian
-#   2    score + _TT_BIAS, low 8 bits
-#   3    score + _TT_BIAS, high 4 bits | best move << 4 (_NO_MOVE: none)
-#   4    depth << 2 | flag (flag 0: an empty slot)
 # A stored score is a searched node's best, so it stays within
-# +-(WIN + 43) and fits 12 bits; depths stay below 64 (42 plies at most).
+# +-(WIN + DISCS + 1) and fits 12 bits; depths stay below 64 (42 plies at most).
 TT_ENTRY = const(5)
+# An entry starts with its check: 2 bytes little endian, hash bits _CHECK_SHIFT..
+_TT_SCORE = const(2)  # score + _TT_BIAS, low 8 bits
+_TT_MOVE = const(_TT_SCORE + 1)  # score + _TT_BIAS, high 4 bits | best move << _MOVE_SHIFT
+_TT_DEPTH = const(_TT_MOVE + 1)  # depth << _FLAG_BITS | flag
+_CHECK_SHIFT = const(14)
+_CHECK_MASK = const(0xFFFF)
 _TT_BIAS = const(2048)
-_NO_MOVE = const(7)
-_EXACT = const(3)
-_LOWER = const(1)
+_SCORE_HIGH = const(15)  # the score's high bits in the _TT_MOVE byte
+_MOVE_SHIFT = const(4)
+_NO_MOVE = const(7)  # no column: "no best move" in the table and in the search
+_FLAG_BITS = const(2)
+_FLAG_MASK = const((1 << _FLAG_BITS) - 1)
+_LOWER = const(1)  # flags; 0 marks an empty slot
 _UPPER = const(2)
+_EXACT = const(3)
 
 
 def no_poll():
@@ -93,37 +153,32 @@ def get32(buf, offset):
     return buf[offset] | (buf[offset + 1] << 8) | (buf[offset + 2] << 16) | (buf[offset + 3] << 24)
 
 
-def _windows():
-    """The 69 four-cell lines as (start index, step) pairs."""
-    steps = ((1, 1, 0), (7, -1, 1), (8, 0, 1), (9, 1, 1))  # (index step, dcol, drow)
-    out = []
-    for row in range(6):
-        for col in range(7):
-            for d, dc, dr in steps:
-                if 0 <= col + 3 * dc < 7 and row + 3 * dr < 6:
-                    out.append(((row + 1) * 8 + col, d))
-    return out
-
-
 def init_arena(arena, weights=DEFAULT_WEIGHTS):
     """Fill the constant parts of a fresh arena (once, at start-up)."""
-    arena[0:64] = new_cells()
+    arena[_CELLS:_CELLS + _FIELD] = new_cells()
     for i, col in enumerate(CENTRE_FIRST):
         arena[_ORDER + i] = col
         arena[_CENTRE + col] = 6 - i
-    for w, (start, d) in enumerate(_windows()):
-        arena[_WINDOWS + 2 * w] = start
-        arena[_WINDOWS + 2 * w + 1] = d
-        for k in range(4):
-            x = start + k * d
-            arena[_CW + 16 * x + arena[_CWN + x]] = w
-            arena[_CWN + x] += 1
+    w = 0  # the four-cell windows, each as (start cell, index step)
+    for row in range(_ROWS):
+        for col in range(_COLS):
+            # (index step, column step, row step): right, up-left, up, up-right
+            for d, dc, dr in ((1, 1, 0), (_ROW - 1, -1, 1), (_ROW, 0, 1), (_ROW + 1, 1, 1)):
+                if 0 <= col + 3 * dc < _COLS and row + 3 * dr < _ROWS:
+                    start = (row + 1) * _ROW + col
+                    arena[_WINDOWS + 2 * w] = start
+                    arena[_WINDOWS + 2 * w + 1] = d
+                    for k in range(4):
+                        x = start + k * d
+                        arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = w
+                        arena[_CWN + x] += 1
+                    w += 1
     seed = 0x2545F491
-    for i in range(128):  # xorshift32, kept to 30 bits so keys stay small ints
+    for i in range(2 * _FIELD):  # xorshift32, kept to 30 bits so keys stay small ints
         seed ^= (seed << 13) & 0xFFFFFFFF
         seed ^= seed >> 17
         seed ^= (seed << 5) & 0xFFFFFFFF
-        _put32(arena, _ZOBRIST + 4 * i, seed & 0x3FFFFFFF)
+        _put32(arena, _ZOBRIST + (i << _KEY_SHIFT), seed & 0x3FFFFFFF)
     set_weights(arena, weights)
 
 
@@ -131,37 +186,46 @@ def set_weights(arena, weights):
     """Install evaluation weights (bytes); takes effect at the next load_position."""
     for i in range(len(weights)):
         arena[_WEIGHTS + i] = weights[i]
-    for state in range(64):
-        arena[_F + state] = 128
-    for c in (1, 2):
-        value = weights[c - 1]
-        arena[_F + c] = 128 + value
-        arena[_F + 16 * c] = 128 - value
+    for state in range(_STATES):
+        arena[_F + state] = _F_BIAS
+    for count in (1, 2):  # an open window with one or two discs of one player
+        value = weights[count - 1]
+        arena[_F + count * _DISC1] = _F_BIAS + value
+        arena[_F + count * _DISC2] = _F_BIAS - value
 
 
 def zobrist(arena, index, player):
-    return get32(arena, _ZOBRIST + ((player - 1) << 8) + (index << 2))
+    return get32(arena, _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (index << _KEY_SHIFT))
 
 
 def load_position(arena, cells, tops, count):
     """Copy a board into the arena, rebuild the incremental state, return the hash."""
-    for i in range(64):
-        arena[i] = cells[i] if cells[i] == 3 else 0
-    for i in range(69):
+    for i in range(_FIELD):
+        arena[_CELLS + i] = cells[i] if cells[i] == _BORDER else 0
+    for i in range(_WINDOW_COUNT):
         arena[_WSTATE + i] = 0
-    for i in range(128):
-        arena[_T1 + i] = 0
-    arena[_SCORE] = 0
-    arena[_SCORE + 1] = 128
+    for i in range(_T1, _T2 + _FIELD):
+        arena[i] = 0
+    arena[_SCORE] = _SCORE_BIAS & 0xFF
+    arena[_SCORE + 1] = _SCORE_BIAS >> 8
     h = 0
-    for i in range(64):
+    for i in range(_FIELD):
         v = cells[i]
         if v == 1 or v == 2:
             place(arena, i, v)
             h ^= zobrist(arena, i, v)
-    arena[_TOP:_TOP + 7] = tops
+    arena[_TOP:_TOP + _COLS] = tops
     arena[_N] = count
     return h
+
+
+def incremental_state(arena):
+    """What make and unmake keep up to date, for checks against a rebuild:
+    (cells, tops, disc count, score, threat counts, window states); the first
+    three are load_position's arguments."""
+    return (bytes(arena[_CELLS:_CELLS + _FIELD]), bytes(arena[_TOP:_TOP + _COLS]), arena[_N],
+            bytes(arena[_SCORE:_SCORE + 2]), bytes(arena[_T1:_T2 + _FIELD]),
+            bytes(arena[_WSTATE:_WSTATE + _WINDOW_COUNT]))
 
 
 def prepare(arena, tt_entries, budget, poll_mask):
@@ -204,19 +268,20 @@ def clear(buf, size: int):
 # place, remove and scan serve the Python-level root and load_position; the
 # search inlines the same steps, because on the chip a viper-to-viper call
 # costs about as much as the work it wraps (callgrind: 9,397 -> 6,663
-# instructions per node). tests/portable/test_search.py checks the two agree.
+# instructions per node). tests/portable/test_search.py checks the inlined
+# copies at every node of a search against a rebuild from the cells.
 
 
 @micropython.viper
 def place(arena, x: int, q: int):
     """Put a `q` disc on cell x and update windows, threat counts and score."""
     p = ptr8(arena)
-    p[x] = q
-    inc = 1
+    p[x] = q  # the field starts the arena: cell x is byte x
+    inc = _DISC1
     if q == 2:
-        inc = 16
+        inc = _DISC2
     s = p[_SCORE] | (p[_SCORE + 1] << 8)
-    j = _CW + (x << 4)
+    j = _CW + (x << _CW_SHIFT)
     end = j + p[_CWN + x]
     while j < end:
         w = p[j]
@@ -224,21 +289,21 @@ def place(arena, x: int, q: int):
         new = old + inc
         p[_WSTATE + w] = new
         s += p[_F + new] - p[_F + old]
-        if old == 3:  # x was the hole of a player 1 threat
+        if old == _THREE1:  # x was the hole of a player 1 threat
             p[_T1 + x] = p[_T1 + x] - 1
-        elif old == 48:
+        elif old == _THREE2:
             p[_T2 + x] = p[_T2 + x] - 1
-        if new == 3 or new == 48:  # a new threat: find its hole
+        if new == _THREE1 or new == _THREE2:  # a new threat: find its hole
             y = p[_WINDOWS + 2 * w]
             d = p[_WINDOWS + 2 * w + 1]
             while p[y] != 0:
                 y += d
             t = _T1 + y
-            if new == 48:
+            if new == _THREE2:
                 t = _T2 + y
             p[t] = p[t] + 1
         j += 1
-    if (x & 7) == 3:
+    if (x & _COL_MASK) == _CENTRE_COL:
         if q == 1:
             s += p[_WCENTRE]
         else:
@@ -251,12 +316,12 @@ def place(arena, x: int, q: int):
 def remove(arena, x: int):
     """Undo `place` on cell x."""
     p = ptr8(arena)
-    q = p[x]
-    dec = 1
+    q = p[x]  # the field starts the arena: cell x is byte x
+    dec = _DISC1
     if q == 2:
-        dec = 16
+        dec = _DISC2
     s = p[_SCORE] | (p[_SCORE + 1] << 8)
-    j = _CW + (x << 4)
+    j = _CW + (x << _CW_SHIFT)
     end = j + p[_CWN + x]
     while j < end:
         w = p[j]
@@ -264,21 +329,21 @@ def remove(arena, x: int):
         new = old - dec
         p[_WSTATE + w] = new
         s += p[_F + new] - p[_F + old]
-        if old == 3 or old == 48:  # the threat this disc completed is gone
+        if old == _THREE1 or old == _THREE2:  # the threat this disc completed is gone
             y = p[_WINDOWS + 2 * w]
             d = p[_WINDOWS + 2 * w + 1]
             while p[y] != 0:
                 y += d
             t = _T1 + y
-            if old == 48:
+            if old == _THREE2:
                 t = _T2 + y
             p[t] = p[t] - 1
-        if new == 3:  # x is the hole of a threat again
+        if new == _THREE1:  # x is the hole of a threat again
             p[_T1 + x] = p[_T1 + x] + 1
-        elif new == 48:
+        elif new == _THREE2:
             p[_T2 + x] = p[_T2 + x] + 1
         j += 1
-    if (x & 7) == 3:
+    if (x & _COL_MASK) == _CENTRE_COL:
         if q == 1:
             s -= p[_WCENTRE]
         else:
@@ -293,7 +358,7 @@ def make(arena, c: int, q: int):
     """Drop a `q` disc in column c (legal, not full)."""
     p = ptr8(arena)
     x = p[_TOP + c]
-    p[_TOP + c] = x + 8
+    p[_TOP + c] = x + _ROW
     p[_N] = p[_N] + 1
     place(arena, x, q)
 
@@ -301,7 +366,7 @@ def make(arena, c: int, q: int):
 @micropython.viper
 def unmake(arena, c: int):
     p = ptr8(arena)
-    x = p[_TOP + c] - 8
+    x = p[_TOP + c] - _ROW
     p[_TOP + c] = x
     p[_N] = p[_N] - 1
     remove(arena, x)
@@ -309,12 +374,12 @@ def unmake(arena, c: int):
 
 @micropython.viper
 def scan(arena, player: int) -> int:
-    """One pass over the playable cells.
+    """One pass over the playable cells: the columns of each SCAN_* field.
 
-    Returns bits 0-6: columns where `player` wins at once; bits 7-13: columns
-    where the opponent would win at once; bits 14-20: columns whose cell above
-    the playable one wins for the opponent (playing there hands over the game);
-    bits 21-27: columns that are not full.
+    SCAN_WINS: `player` wins there at once; SCAN_THREATS: the opponent would
+    win there at once; SCAN_UNDER: the cell above the playable one wins for
+    the opponent (playing there hands over the game); SCAN_LEGAL: not full.
+    Read a field with columns(s, field).
     """
     p = ptr8(arena)
     own = _T1
@@ -324,17 +389,17 @@ def scan(arena, player: int) -> int:
         opp = _T1
     out = 0
     c = 0
-    while c < 7:
+    while c < _COLS:
         x = p[_TOP + c]
-        if x < 56:
-            out |= 1 << (c + 21)
+        if x < _FIELD_END:
+            out |= 1 << (c + SCAN_LEGAL)
             if p[own + x]:
-                out |= 1 << c
+                out |= 1 << (c + SCAN_WINS)
             if p[opp + x]:
-                out |= 1 << (c + 7)
-            if x < 48:
-                if p[opp + x + 8]:
-                    out |= 1 << (c + 14)
+                out |= 1 << (c + SCAN_THREATS)
+            if x < _TOP_ROW:
+                if p[opp + x + _ROW]:
+                    out |= 1 << (c + SCAN_UNDER)
         c += 1
     return out
 
@@ -364,7 +429,7 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
     if p[_ABORT]:
         return 0
     n = p[_N]
-    if n >= 42:
+    if n >= DISCS:
         return 0
     player = 1 + (n & 1)
     # s = scan(arena, player), inlined
@@ -375,38 +440,38 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         opp = _T1
     s = 0
     c = 0
-    while c < 7:
+    while c < _COLS:
         x = p[_TOP + c]
-        if x < 56:
-            s |= 1 << (c + 21)
+        if x < _FIELD_END:
+            s |= 1 << (c + SCAN_LEGAL)
             if p[own + x]:
-                s |= 1 << c
+                s |= 1 << c  # SCAN_WINS is 0
             if p[opp + x]:
-                s |= 1 << (c + 7)
-            if x < 48:
-                if p[opp + x + 8]:
-                    s |= 1 << (c + 14)
+                s |= 1 << (c + SCAN_THREATS)
+            if x < _TOP_ROW:
+                if p[opp + x + _ROW]:
+                    s |= 1 << (c + SCAN_UNDER)
         c += 1
-    if s & 0x7F:
-        return WIN + 42 - n
-    if n >= 41:
+    if s & (COLUMNS << SCAN_WINS):
+        return (WIN + DISCS) - n  # this disc, number n + 1, wins
+    if n >= DISCS - 1:
         return 0  # the last disc fills the board without winning
-    threats = (s >> 7) & 0x7F
-    under = (s >> 14) & 0x7F
+    threats = (s >> SCAN_THREATS) & COLUMNS
+    under = (s >> SCAN_UNDER) & COLUMNS
     if threats:
         if (threats & (threats - 1)) != 0 or (threats & under) != 0:
-            return 0 - (WIN + 41 - n)  # two threats, or the block hands over a win
+            return n - (WIN + DISCS - 1)  # two threats, or the block hands over a win
         cands = threats
     else:
-        cands = ((s >> 21) & 0x7F) & (0x7F ^ under)
+        cands = ((s >> SCAN_LEGAL) & COLUMNS) & (COLUMNS ^ under)
         if cands == 0:
-            return 0 - (WIN + 41 - n)  # every move hands the opponent a win
-    hi = WIN + 40 - n  # we cannot win before our next-but-one disc
+            return n - (WIN + DISCS - 1)  # every move hands the opponent disc n + 2 and the win
+    hi = (WIN + DISCS - 2) - n  # we cannot win before our next-but-one disc, n + 3
     if beta > hi:
         beta = hi
         if alpha >= beta:
             return beta
-    lo = 0 - (WIN + 39 - n)  # nor can the opponent win with its next disc
+    lo = n - (WIN + DISCS - 3)  # nor can the opponent win with its next disc, n + 2
     if alpha < lo:
         alpha = lo
         if alpha >= beta:
@@ -420,48 +485,48 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         # being the lowest threat of its column, for sitting right above a
         # playable cell, and for two threats of one player stacked in a column
         # (a fork). Inlined: a call would cost as much as the walk.
-        v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - 32768
-        w3 = p[_W3]
+        v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+        wthreat = p[_WTHREAT]
         wodd = p[_WODD]
         wlow = p[_WLOW]
         wstack = p[_WSTACK]
         wnext = p[_WNEXT]
         c = 0
-        while c < 7:
+        while c < _COLS:
             x = p[_TOP + c]
             y = x
             low = 0  # set once any threat was seen lower in this column
             prev1 = 0
             prev2 = 0
-            while y < 56:
+            while y < _FIELD_END:
                 a = p[_T1 + y]
                 b = p[_T2 + y]
-                odd = (y >> 3) & 1  # 1 on the 1st, 3rd and 5th rows
+                odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
                 if a:
-                    v += w3
+                    v += wthreat
                     if odd:
                         v += wodd
                         if low == 0:
                             v += wlow
                     if prev1:
                         v += wstack
-                    if y == x + 8:
+                    if y == x + _ROW:
                         v += wnext
                 if b:
-                    v -= w3
+                    v -= wthreat
                     if odd == 0:
                         v -= wodd
                         if low == 0:
                             v -= wlow
                     if prev2:
                         v -= wstack
-                    if y == x + 8:
+                    if y == x + _ROW:
                         v -= wnext
                 if a or b:
                     low = 1
                 prev1 = a
                 prev2 = b
-                y += 8
+                y += _ROW
             c += 1
         if player == 2:
             v = 0 - v
@@ -471,17 +536,15 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             v = 0 - EVAL_MAX
         return v
     ti = (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
-    check = (h >> 14) & 0xFFFF
-    tt_move = 255
-    stored = t[ti] | (t[ti + 1] << 8)
-    df = t[ti + 4]
-    if stored == check and (df & 3) != 0:
-        tt_move = t[ti + 3] >> 4
-        if tt_move == _NO_MOVE:
-            tt_move = 255
-        if (df >> 2) >= depth:
-            sc = (t[ti + 2] | ((t[ti + 3] & 15) << 8)) - _TT_BIAS
-            flag = df & 3
+    check = (h >> _CHECK_SHIFT) & _CHECK_MASK
+    tt_move = _NO_MOVE
+    stored = t[ti] | (t[ti + 1] << 8)  # the check
+    df = t[ti + _TT_DEPTH]
+    if stored == check and (df & _FLAG_MASK) != 0:
+        tt_move = t[ti + _TT_MOVE] >> _MOVE_SHIFT
+        if (df >> _FLAG_BITS) >= depth:
+            sc = (t[ti + _TT_SCORE] | ((t[ti + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
+            flag = df & _FLAG_MASK
             if flag == _EXACT:
                 return sc
             if flag == _LOWER:
@@ -491,35 +554,35 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
                 beta = sc
             if alpha >= beta:
                 return sc
-    base = (n - p[_ROOTN]) << 3
+    base = (n - p[_ROOTN]) << _PLY_SHIFT
     # Order the candidates into this ply's move list, best first: the table
     # move, then by the threats a move creates (windows through its cell
     # holding two of ours and nothing else), then centre first (inlined).
     wcreate = p[_WCREATE]
-    two = 2
+    two = _TWO1
     if player == 2:
-        two = 32
+        two = _TWO2
     cnt = 0
     i = 0
-    while i < 7:
+    while i < _COLS:
         c = p[_ORDER + i]
         i += 1
         if not (cands & (1 << c)):
             continue
         if c == tt_move:
-            key = 255
+            key = _KEY_TT_MOVE
         else:
             x = p[_TOP + c]
             made = 0
-            j = _CW + (x << 4)
+            j = _CW + (x << _CW_SHIFT)
             end = j + p[_CWN + x]
             while j < end:  # windows through x holding two of ours and no other
                 if p[_WSTATE + p[j]] == two:
                     made += 1
                 j += 1
             key = made * wcreate + p[_CENTRE + c]
-            if key > 254:
-                key = 254
+            if key > _KEY_MAX:
+                key = _KEY_MAX
         j = cnt  # insertion sort, stable: equal keys keep the centre-first order
         while j > 0 and p[_KEYS + base + j - 1] < key:
             p[_MOVES + base + j] = p[_MOVES + base + j - 1]
@@ -528,24 +591,24 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         p[_MOVES + base + j] = c
         p[_KEYS + base + j] = key
         cnt += 1
-    inc = 1  # a disc's step in a window state: 1 for player 1, 16 for player 2
+    inc = _DISC1  # a disc's step in a window state
     centre = p[_WCENTRE]
     if player == 2:
-        inc = 16
+        inc = _DISC2
         centre = 0 - centre
     alpha0 = alpha
     best = 0 - INF
-    best_move = 255
+    best_move = _NO_MOVE
     i = 0
     while i < cnt:
         c = p[_MOVES + base + i]
         x = p[_TOP + c]
-        p[_TOP + c] = x + 8
+        p[_TOP + c] = x + _ROW
         p[_N] = n + 1
         # place(arena, x, player), inlined: a call costs about as much as the work
-        p[x] = player
+        p[x] = player  # the field starts the arena: cell x is byte x
         acc = p[_SCORE] | (p[_SCORE + 1] << 8)
-        j = _CW + (x << 4)
+        j = _CW + (x << _CW_SHIFT)
         end = j + p[_CWN + x]
         while j < end:
             w = p[j]
@@ -553,35 +616,35 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             new = old + inc
             p[_WSTATE + w] = new
             acc += p[_F + new] - p[_F + old]
-            if old == 3:
+            if old == _THREE1:
                 p[_T1 + x] = p[_T1 + x] - 1
-            elif old == 48:
+            elif old == _THREE2:
                 p[_T2 + x] = p[_T2 + x] - 1
-            if new == 3 or new == 48:
+            if new == _THREE1 or new == _THREE2:
                 y = p[_WINDOWS + 2 * w]
                 d = p[_WINDOWS + 2 * w + 1]
                 while p[y] != 0:
                     y += d
                 k = _T1 + y
-                if new == 48:
+                if new == _THREE2:
                     k = _T2 + y
                 p[k] = p[k] + 1
             j += 1
-        if (x & 7) == 3:
+        if (x & _COL_MASK) == _CENTRE_COL:
             acc += centre
         p[_SCORE] = acc & 0xFF
         p[_SCORE + 1] = (acc >> 8) & 0xFF
-        z = _ZOBRIST + ((player - 1) << 8) + (x << 2)
+        z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
         hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
         if i == 0:
             sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
         else:
             sc = 0 - int(search(arena, tt, depth - 1, 0 - alpha - 1, 0 - alpha, hz))
-            if sc > alpha and sc < beta:
+            if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
                 sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
         # remove(arena, x), inlined
         acc = p[_SCORE] | (p[_SCORE + 1] << 8)
-        j = _CW + (x << 4)
+        j = _CW + (x << _CW_SHIFT)
         end = j + p[_CWN + x]
         while j < end:
             w = p[j]
@@ -589,21 +652,21 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             new = old - inc
             p[_WSTATE + w] = new
             acc += p[_F + new] - p[_F + old]
-            if old == 3 or old == 48:
+            if old == _THREE1 or old == _THREE2:
                 y = p[_WINDOWS + 2 * w]
                 d = p[_WINDOWS + 2 * w + 1]
                 while p[y] != 0:
                     y += d
                 k = _T1 + y
-                if old == 48:
+                if old == _THREE2:
                     k = _T2 + y
                 p[k] = p[k] - 1
-            if new == 3:
+            if new == _THREE1:
                 p[_T1 + x] = p[_T1 + x] + 1
-            elif new == 48:
+            elif new == _THREE2:
                 p[_T2 + x] = p[_T2 + x] + 1
             j += 1
-        if (x & 7) == 3:
+        if (x & _COL_MASK) == _CENTRE_COL:
             acc -= centre
         p[_SCORE] = acc & 0xFF
         p[_SCORE + 1] = (acc >> 8) & 0xFF
@@ -625,13 +688,11 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         flag = _UPPER
     elif best >= beta:
         flag = _LOWER
-    if (t[ti + 4] >> 2) <= depth or stored != check:
+    if (t[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth or stored != check:
         t[ti] = check & 0xFF
         t[ti + 1] = check >> 8
         v = best + _TT_BIAS
-        if best_move > _NO_MOVE:
-            best_move = _NO_MOVE
-        t[ti + 2] = v & 0xFF
-        t[ti + 3] = ((v >> 8) & 15) | (best_move << 4)
-        t[ti + 4] = (depth << 2) | flag
+        t[ti + _TT_SCORE] = v & 0xFF
+        t[ti + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
+        t[ti + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
     return best

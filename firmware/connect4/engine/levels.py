@@ -1,12 +1,18 @@
 """The AI's strength levels: depth and node budgets, never wall-clock time.
 
-A level is (depth cap, node budget, blunder percent). The measured strength of
-each level and its estimated time per move on the chip are in the README
-(`make bench`). The time cap that the board adds is a safety net only.
+A level's limits are a depth cap, a node budget and a blunder percent. The
+measured strength of each level and its estimated time per move on the chip
+are in the README (`make bench`). The time cap that the board adds is a
+safety net only.
 """
+from micropython import const
 
-# depth, nodes, blunder %
+_DEPTH = const(0)
+_NODES = const(1)
+_BLUNDER = const(2)
+
 LEVELS = (
+    # depth, nodes, blunder %
     (1, 100, 90),       # 1: a child can win
     (2, 200, 45),       # 2
     (3, 600, 20),       # 3
@@ -25,9 +31,19 @@ def clamp_level(level):
     return max(MIN_LEVEL, min(MAX_LEVEL, int(level)))
 
 
-def limits(level):
-    """(depth, nodes, blunder percent) of a 1-based level."""
-    return LEVELS[clamp_level(level) - 1]
+def depth(level):
+    """The iteration cap (plies) of a 1-based level."""
+    return LEVELS[clamp_level(level) - 1][_DEPTH]
+
+
+def nodes(level):
+    """The node budget of a 1-based level."""
+    return LEVELS[clamp_level(level) - 1][_NODES]
+
+
+def blunder(level):
+    """The percent of a level's moves played at random."""
+    return LEVELS[clamp_level(level) - 1][_BLUNDER]
 
 
 def demo_pair(rng):

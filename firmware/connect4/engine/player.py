@@ -18,24 +18,19 @@ class AIPlayer:
     def set_level(self, level):
         self.level = levels.clamp_level(level)
 
-    def blunder_percent(self):
-        if self.blunder is not None:
-            return self.blunder
-        return levels.limits(self.level)[2]
-
     def choose(self, board, poll=None, info=None, depth=None, nodes=None, time_ms=0):
         """Search `board` and return a SearchResult; depth/nodes override the level."""
-        level_depth, level_nodes, _ = levels.limits(self.level)
         moves = board.legal_moves()
         if not moves:
             raise ValueError("game is over")
         forced = [c for c in moves if board.is_winning_move(c)]
         if not forced:
             forced = [c for c in moves if board.is_winning_move(c, 3 - board.turn)]
-        if not forced and self.rng.chance(self.blunder_percent()):
+        blunder = levels.blunder(self.level) if self.blunder is None else self.blunder
+        if not forced and self.rng.chance(blunder):
             return SearchResult(self.rng.choice(moves), 0, 0, 0, "blunder")
         return self.searcher.search(
             board,
-            depth=level_depth if depth is None else depth,
-            nodes=level_nodes if nodes is None else nodes,
+            depth=levels.depth(self.level) if depth is None else depth,
+            nodes=levels.nodes(self.level) if nodes is None else nodes,
             time_ms=time_ms, poll=poll, info=info, rng=self.rng)

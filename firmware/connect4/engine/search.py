@@ -12,7 +12,7 @@ from time import ticks_ms, ticks_diff, ticks_add
 
 from connect4.engine import core
 from connect4.engine.board import CENTRE_FIRST
-from connect4.engine.core import WIN, INF
+from connect4.engine.core import WIN, INF, DISCS
 
 STOP_NONE = ""
 STOP_NODES = "nodes"
@@ -34,6 +34,9 @@ class SearchResult:
             self.move, self.score, self.depth, self.nodes, self.stopped)
 
 
+WIN_BASE = WIN + DISCS + 1  # a win with disc k (k = 1..DISCS) scores WIN_BASE - k
+
+
 def is_win_score(score):
     return score > WIN or score < -WIN
 
@@ -42,7 +45,7 @@ def moves_to_end(score, count):
     """Discs the winner still has to drop for a forced result (0 for none)."""
     if not is_win_score(score):
         return 0
-    disc = WIN + 43 - (score if score > 0 else -score)  # number of the winning disc
+    disc = WIN_BASE - abs(score)  # number of the winning disc
     return (disc - count + 1) // 2
 
 
@@ -101,7 +104,7 @@ class Searcher:
             return 1
         return 0
 
-    def search(self, board, depth=42, nodes=0, time_ms=0, poll=None, info=None, rng=None):
+    def search(self, board, depth=DISCS, nodes=0, time_ms=0, poll=None, info=None, rng=None):
         """Best move for the side to move of `board` (a Board, left unchanged).
 
         depth: iteration cap; nodes: node budget (0 = none); time_ms: wall-clock
@@ -115,19 +118,19 @@ class Searcher:
         n = board.count
         player = board.turn
         s = core.scan(arena, player)
-        wins = s & 0x7F
-        threats = (s >> 7) & 0x7F
-        legal = (s >> 21) & 0x7F
+        wins = (s >> core.SCAN_WINS) & core.COLUMNS
+        threats = (s >> core.SCAN_THREATS) & core.COLUMNS
+        legal = (s >> core.SCAN_LEGAL) & core.COLUMNS
         if wins:
-            return SearchResult(self._pick(wins, rng), WIN + 42 - n, 1, 0)
+            return SearchResult(self._pick(wins, rng), WIN_BASE - (n + 1), 1, 0)  # disc n + 1 wins
         if threats:
             cands = threats
-            if threats & (threats - 1):
-                return SearchResult(self._pick(threats, None), -(WIN + 41 - n), 1, 0)
+            if threats & (threats - 1):  # two threats: the opponent's next disc, n + 2, wins
+                return SearchResult(self._pick(threats, None), (n + 2) - WIN_BASE, 1, 0)
         else:
-            cands = legal & ~(s >> 14) & 0x7F
+            cands = legal & ~(s >> core.SCAN_UNDER)
             if not cands:  # every move loses at once: delay by playing anything
-                return SearchResult(self._pick(legal, None), -(WIN + 41 - n), 1, 0)
+                return SearchResult(self._pick(legal, None), (n + 2) - WIN_BASE, 1, 0)
         order = [c for c in CENTRE_FIRST if cands & (1 << c)]
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
@@ -140,7 +143,7 @@ class Searcher:
         self._stop = STOP_NONE
         core._poll = self._hook
         try:
-            return self._deepen(order, h, player, min(depth, 42 - n), info, rng)
+            return self._deepen(order, h, player, min(depth, DISCS - n), info, rng)
         finally:
             core._poll = core.no_poll
             self._user_poll = None

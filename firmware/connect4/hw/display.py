@@ -107,7 +107,6 @@ class Display:
         self.idle_ma = idle_ma_per_led * len(strip)
         self.milliamps = 0
         self.limited = False
-        self.shows = 0
 
     def set_brightness(self, value):
         self.brightness = max(1, min(_FULL, int(value)))
@@ -120,9 +119,6 @@ class Display:
     def set(self, x, y, color):
         if 0 <= x < self.width and 0 <= y < self.height:
             self.frame[x + y * self.width] = color
-
-    def get(self, x, y):
-        return self.frame[x + y * self.width]
 
     def show(self):
         """Gamma, brightness, current limit, then write the strip."""
@@ -175,4 +171,3 @@ class Display:
             buf[base + o_g] = out[k + 1]
             buf[base + o_b] = out[k + 2]
         strip.write()
-        self.shows += 1

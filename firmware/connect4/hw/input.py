@@ -29,7 +29,6 @@ LEFT = const(1)
 RIGHT = const(2)
 SELECT = const(3)
 LONG_SELECT = const(4)
-NAMES = ("", "LEFT", "RIGHT", "SELECT", "LONG_SELECT")
 
 # Button.update() results (bit flags)
 PRESS = const(1)
