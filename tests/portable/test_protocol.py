@@ -1,5 +1,5 @@
 """The engine line protocol: round trips with good and bad lines."""
-from connect4.engine.protocol import Protocol
+from connect4.engine.protocol import Protocol, StreamLines
 
 
 def session(lines):
@@ -63,3 +63,166 @@ def test_options_and_quit():
 def test_go_on_a_finished_game_is_an_error():
     out, _, _ = session(["position 1212121", "go"])
     assert out[0].startswith("error "), out
+
+
+def test_numbers_are_ascii_digits_only_with_the_boards_message():
+    # CPython's int() takes any Unicode digit, the board's only ASCII ones: one behaviour.
+    bad = ["level \uff18", "go depth \u0663", "seed \u0661", "blunder \uff15", "go nodes 1\u0660\u0660",
+           "level +3", "level 1_0", "go movetime \u0663"]
+    out, alive, p = session(["position 4"] + bad)
+    assert out == ["error level must be a number, not '\\uff18'",
+                   "error depth must be a number, not '\\u0663'",
+                   "error seed must be a number, not '\\u0661'",
+                   "error blunder must be a number, not '\\uff15'",
+                   "error nodes must be a number, not '1\\u0660\\u0660'",
+                   "error level must be a number, not '+3'",
+                   "error level must be a number, not '1_0'",
+                   "error movetime must be a number, not '\\u0663'"]
+    assert p.player.level == 8 and p.board.moves_string() == "4"
+
+
+def test_only_ascii_whitespace_separates_words():
+    # CPython's str.split() also splits at U+3000, U+00A0 and \x1c-\x1f; the board's does not.
+    out, _, p = session(["level\u30003", "go\x1cdepth 2", "position\xa044", "level 3\x1f"])
+    assert len(out) == 4 and all(line.startswith("error ") for line in out), out
+    assert p.player.level == 8 and p.board.count == 0
+
+
+def test_messages_quote_text_as_the_board_does():
+    out, _, _ = session(["caf\xe9", "x\U0001f600", "it's", 'a"b', "\x00\x7f", "position 4\u0664"])
+    assert [line.split(";")[0] for line in out] == [
+        "error unknown command 'caf\\xe9'", "error unknown command 'x\\U0001f600'",
+        "error unknown command \"it's\"", "error unknown command 'a\"b'",
+        "error unknown command '\\x00\\x7f'", "error move '\\u0664' at index 1: not a column 1-7"]
+
+
+def test_lines_as_bytes_and_bytes_that_are_not_utf8():
+    out, alive, p = session([b"isready\n", b"\xff\n", b"position 4\xc3\n", b"go \xe9\xe9 3\r\n",
+                             "position 44\n".encode(), b"isready"])
+    assert alive
+    assert out == ["readyok", "error the line is not UTF-8 text", "error the line is not UTF-8 text",
+                   "error the line is not UTF-8 text", "readyok"]
+    assert p.board.moves_string() == "44"
+
+
+def test_go_movetime_and_mixed_limits():
+    out, _, _ = session(["level 1", "blunder 0", "position 4453", "go movetime 5000", "go depth 3 nodes 400 movetime 60000",
+                         "go movetime 0", "go movetime 3600001", "go movetime x", "go movetime"])
+    bests = [i for i, line in enumerate(out) if line.startswith("bestmove ")]
+    assert len(bests) == 2
+    infos = [line.split() for line in out[bests[0] + 1:bests[1]]]
+    assert infos and all(int(w[2]) <= 3 and int(w[6]) <= 401 for w in infos)
+    assert [line.split(" must")[0] for line in out[bests[1] + 1:]] == [
+        "error movetime", "error movetime", "error movetime", "error go takes pairs: depth D, nodes N, movetime MS"]
+
+
+class FakeLines:
+    """A line source: `ready()` gives nothing for `wait` polls, then the lines that 'arrive'."""
+
+    def __init__(self, typed=(), arriving=(), wait=2):
+        self.typed = list(typed)  # already waiting when `go` starts
+        self.arriving = list(arriving)
+        self.wait = wait
+        self.polls = 0
+        self.searching = False
+
+    def next(self):
+        return None
+
+    def ready(self):
+        if self.typed:
+            return self.typed.pop(0)
+        self.polls += 1
+        if self.polls > self.wait and self.arriving:
+            return self.arriving.pop(0)
+        return None
+
+
+def search_with(lines, go="go depth 42 nodes 200000"):
+    out = []
+    p = Protocol(out.append)
+    p.lines = lines
+    alive = p.handle(go)
+    return out, alive, p
+
+
+def test_stop_during_a_search_ends_it_with_a_bestmove():
+    lines = FakeLines(arriving=["position 4", "isready", "stop", "level 2"], wait=3)
+    out, alive, p = search_with(lines)
+    assert alive
+    best = [i for i, line in enumerate(out) if line.startswith("bestmove ")]
+    assert best == [len(out) - 1]
+    assert "readyok" in out  # answered at once, the search went on
+    for line in out:
+        if line.startswith("info "):
+            assert int(line.split()[6]) < 10 * 256
+    assert p.backlog == ["position 4"]  # handled after the search
+    assert lines.arriving == ["level 2"]  # not read yet: after the backlog
+    assert p.board.count == 0 and p.player.level == 8
+
+
+def test_quit_during_a_search_ends_it_and_the_session():
+    out, alive, p = search_with(FakeLines(arriving=["level 2", "quit", "isready"], wait=2))
+    assert not alive
+    assert out[-1].startswith("bestmove ")
+    assert "readyok" not in out
+
+
+def test_lines_waiting_before_go_wait_for_its_end():
+    plain = search_with(FakeLines(), go="go depth 5")[0]
+    out, alive, p = search_with(FakeLines(typed=["stop", "quit", "isready"]), go="go depth 5")
+    assert alive and out == plain  # the search ran to its end, nothing answered in between
+    assert p.backlog == ["stop", "quit", "isready"]
+
+
+def test_serve_runs_the_backlog_before_new_lines_and_stop_alone_is_quiet():
+    class Script(FakeLines):
+        def __init__(self):
+            FakeLines.__init__(self, arriving=["isready", "level 2", "stop", "level 3"], wait=1)
+            self.script = ["stop", "go depth 42 nodes 200000", "level 5", None]
+
+        def next(self):
+            return self.script.pop(0)
+
+    out = []
+    p = Protocol(out.append)
+    p.serve(Script())
+    answers = [line.split()[0] for line in out if not line.startswith("info ")]
+    assert answers == ["readyok", "bestmove"]
+    assert p.player.level == 5  # level 2 from the backlog, then level 5 from next(), level 3 never read
+
+
+class FakeStream:
+    def __init__(self, data):
+        self.data = data
+
+    def read(self, n):
+        chunk, self.data = self.data[:n], self.data[n:]
+        return chunk
+
+    def readline(self):
+        i = self.data.find(b"\n") + 1 or len(self.data)
+        return self.read(i)
+
+
+def test_stream_lines_join_bytes_read_one_by_one_during_a_search():
+    stream = FakeStream(b"sto")
+    lines = StreamLines(stream, lambda: len(stream.data) > 0)
+    assert lines.ready() is None  # a partial line is kept
+    stream.data += b"p\nisre"
+    assert lines.ready() == b"stop\n"
+    assert lines.ready() is None
+    stream.data += b"ady\nquit\n"
+    assert lines.next() == b"isready\n"
+    assert lines.next() == b"quit\n"
+    stream.data = b"tail"
+    assert lines.ready() is None
+    assert lines.next() == b"tail"
+    assert lines.next() is None and lines.ready() is None
+
+
+def test_stream_lines_without_a_way_to_poll_never_read_during_a_search():
+    stream = FakeStream(b"stop\n")
+    lines = StreamLines(stream)
+    assert lines.ready() is None
+    assert lines.next() == b"stop\n" and lines.next() is None
