@@ -52,17 +52,16 @@ COMMON = {
     "ai_min_think_ms": 400,  # the AI's disc pulses at least this long (a move is never instant)
     "demo_move_ms": 700,  # pace of demo moves
     # AI: the poll hook runs every `poll_interval` nodes. Measured on the real
-    # C3 firmware (1.28.0, in an emulator), 256 nodes put the button reads
-    # 9-14 ms apart (14-20 ms with the thinking pulse, 23-34 ms for a search's
-    # first interval): a press is noticed well within 50 ms. chip_nodes_per_s
-    # is the reproducible callgrind estimate (tools/data/chip.txt), 1.3-1.9x
-    # slower than the real firmware's 19,400-29,100 nodes/s. The time cap is
-    # a safety net on the chip only.
+    # C3 firmware (1.28.0, in an emulator: 19,400-29,100 nodes/s), 256 nodes
+    # put the button reads 9-14 ms apart (14-20 ms with the thinking pulse,
+    # 23-34 ms for a search's first interval): a press is noticed well within
+    # 50 ms. (The simulator's --chip-speed uses the reproducible callgrind
+    # estimate of tools/data/chip.txt, about 15,000 nodes/s: conservative by
+    # 1.3-1.9x.) The levels are node budgets; the time cap is only a safety
+    # net that stops a search running this long (0 = none).
     "poll_interval": 256,
-    "chip_nodes_per_s": 15000,
     "ai_time_cap_ms": 10000,
     "tt_entries": 4096,
-    "node_rate": 0,  # simulator only: pace the search like a chip of this many nodes/s (0 = full speed)
     # system
     "watchdog_ms": 0,  # hardware watchdog timeout (0 = off); fed by the main loop and the search
     "safe_mode_ms": 1000,  # hold the button this long after power-on: no game, REPL free

@@ -1,13 +1,14 @@
-"""Board entry point, kept thin: build the hardware from config and run the game.
+"""Board entry point, kept thin: connect4/boot.py does the work.
 
-connect4/boot.py does the work: safe mode (hold the button during the first
-second), the app, and restarting it after an unexpected error (logged to
-error.log and shown as a red cross). Ctrl-C gives the REPL back.
+boot.start() reads config.py, then runs safe mode / the hardware test (hold
+the button during the first second), the app, and restarts it after an
+unexpected error (logged to error.log and shown as a red cross); a config.py
+that cannot be read is logged and shown the same way. Ctrl-C gives the REPL
+back.
 """
-import config
 from connect4 import boot
 
 try:
-    boot.main(config.get())
+    boot.start()
 except KeyboardInterrupt:
     pass

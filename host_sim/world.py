@@ -7,6 +7,8 @@
   into timed pin levels: a button is a pin pulled to GND; the encoder's A/B
   pins go through the quadrature cycle (optionally with contact bounce). On
   the `buttons` preset, left/right are button presses.
+- `ChipPace`: --chip-speed, the search takes as long as on the chip (the
+  simulator's clock moves, the firmware is not told).
 - `Sim` runs the app step by step on the virtual clock (tests, headless):
   `run_for(ms)`, `run_until(condition)`.
 """
@@ -186,35 +188,74 @@ def now_ms():
     return CLOCK.now_us() // 1000
 
 
+class ChipPace:
+    """--chip-speed: each poll of a search takes as long as `poll_interval` nodes on the chip.
+
+    The firmware's search reads the SELECT pin once per poll (every
+    `poll_interval` nodes, its poll hook). Each such read while the app is
+    thinking waits on the simulator's clock until that many nodes at `rate`
+    nodes/s have passed since the previous one: the virtual clock jumps
+    ahead, the real one is slept. The firmware itself runs at host speed and
+    knows nothing of it. Attach the app with `follow(app)`.
+    """
+
+    def __init__(self, cfg, rate):
+        self.us_per_poll = cfg["poll_interval"] * 1000000 // rate
+        self.app = None
+        self.last = None
+        select = cfg["button"] if cfg["input"] == "encoder" else cfg["drop"]
+        machine.on_read(select, self._read)
+
+    def follow(self, app):
+        self.app = app
+        self.last = None
+
+    def _read(self):
+        app = self.app
+        if app is None or not app.thinking:
+            self.last = None
+            return
+        now = CLOCK.now_us()
+        due = (now if self.last is None else self.last) + self.us_per_poll
+        if due > now:
+            CLOCK.sleep_us(due - now)
+        self.last = CLOCK.now_us()
+
+
 class Sim:
-    """The firmware's drivers and app on the stubs and the virtual clock, stepped by hand."""
+    """The firmware's drivers and app on the stubs and the virtual clock, stepped by hand.
+
+    The app is built by connect4.app.assemble.build_app, as on the board.
+    """
 
     def __init__(self, flash_dir, preset="encoder", seed=1, overrides=None, chip_speed=True):
         from connect4 import hardware_setup
-        from connect4.app.store import Store
-        from connect4.app.game import App
-        from connect4 import boot
+        from connect4.app.assemble import build_app
         machine.reset_world()
         CLOCK.make_virtual(0)
         CLOCK.hooks[:] = [self._tick]
         opts = {"flash_dir": os.path.join(flash_dir, ""), "seed": seed}
-        if chip_speed:
-            opts["node_rate"] = chip_nodes_per_second()
         opts.update(overrides or {})
         self.cfg = load_config(preset, opts)
         self.panel = Panel(self.cfg)
         self.controls = Controls(self.cfg)
+        self.pace = ChipPace(self.cfg, chip_nodes_per_second()) if chip_speed else None
         self.hw = hardware_setup.build(self.cfg)
-        self.store = Store(self.cfg["flash_dir"] + boot.SETTINGS_FILE)
-        self.store.load()
         self.games = []
-        self.app = App(self.hw.display, self.hw.input, self.store, self.cfg, clock=time, seed=seed,
-                       node_rate=self.cfg["node_rate"], listener=self._listen)
+        self.app = build_app(self.cfg, self.hw, clock=time, seed=seed, listener=self._listen)
+        self.store = self.app.store
+        if self.pace is not None:
+            self.pace.follow(self.app)
         self.app.start()
 
     def _listen(self, kind, data):
         if kind == "game":
             self.games.append(data)
+
+    def status(self):
+        """The simulator's status line (host_sim.status)."""
+        from host_sim.status import status_line
+        return status_line(self.app, self.games[-1] if self.games else None, self.store.save_error)
 
     def _tick(self):
         self.controls.advance(now_ms())
@@ -241,8 +282,7 @@ class Sim:
         end = now_ms() + limit_ms
         while not condition():
             if now_ms() >= end:
-                raise AssertionError("condition not met within %d ms (state %s)" % (
-                    limit_ms, self.app.status()))
+                raise AssertionError("condition not met within %d ms (%s)" % (limit_ms, self.status()))
             self.step()
 
     def do(self, action, arg=0, settle=60):
@@ -252,7 +292,12 @@ class Sim:
 
 
 def chip_nodes_per_second():
-    """The chip's estimated search speed from tools/data/chip.txt (100 M instructions/s)."""
+    """The chip's search speed for --chip-speed: tools/data/chip.txt's callgrind figure at 100 M instructions/s.
+
+    About 15,000 nodes/s: conservative, the real C3 firmware measured
+    19,400-29,100 nodes/s (5,500 instructions a node at level 8; README,
+    "Measured figures"), 1.3-1.9 times faster.
+    """
     path = os.path.join(host_sim.ROOT, "tools", "data", "chip.txt")
     try:
         with open(path) as f:

@@ -151,7 +151,10 @@ def test_bounce_and_mashing_through_the_stubs(sim):
 
 
 def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None):
-    """boot.main() (what main.py runs) on the virtual clock until stop_ms."""
+    """boot.main() (what main.py runs) on the virtual clock until stop_ms.
+
+    Returns (result, panel); panel.frames_seen: every frame shown, panel.apps:
+    the apps boot started (its "app" events), panel.games: the games played."""
     machine.reset_world()
     CLOCK.make_virtual(0)
     cfg = load_config(preset, dict({"flash_dir": flash, "seed": 3}, **(overrides or {})))
@@ -166,12 +169,18 @@ def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None):
         controls.advance(now_ms())
         machine.check_watchdogs()
     CLOCK.hooks[:] = [tick]
+    apps, games = [], []
+
+    def listen(kind, data):
+        (apps if kind == "app" else games if kind == "game" else []).append(data)
     try:
-        result = boot.main(cfg, stop=lambda: now_ms() >= stop_ms)
+        result = boot.main(cfg, listen, stop=lambda: now_ms() >= stop_ms)
     finally:
         CLOCK.hooks[:] = []
         CLOCK.make_real()
     panel.frames_seen = frames
+    panel.apps = apps
+    panel.games = games
     return result, panel
 
 
@@ -185,8 +194,9 @@ def test_settings_survive_a_reboot(tmp_path):
     assert result == "stopped"
     saved = json.load(open(flash + "connect4.json"))
     assert saved["settings"]["level"] == 7
-    run_board(flash, 3000)
-    assert boot.APP.settings["level"] == 7 and boot.APP.store.status == "ok"
+    _, panel = run_board(flash, 3000)
+    app = panel.apps[-1]
+    assert app.settings["level"] == 7 and app.store.status == "ok"
 
 
 def test_a_corrupt_settings_file_is_recovered_at_boot(tmp_path):
@@ -194,15 +204,16 @@ def test_a_corrupt_settings_file_is_recovered_at_boot(tmp_path):
     with open(flash + "connect4.json", "w") as f:
         f.write('{"version": 1, "settings": {"level": 5')
     result, panel = run_board(flash, 3000)
-    assert result == "stopped" and boot.APP.store.status == "corrupt"
-    assert boot.APP.settings["level"] == 4
+    app = panel.apps[-1]
+    assert result == "stopped" and app.store.status == "corrupt"
+    assert app.settings["level"] == 4
     assert open(flash + "connect4.json.bad").read().startswith('{"version": 1')
     assert any(any(p) for p in panel.pixels)  # the game runs
 
 
 def test_safe_mode_skips_the_game(tmp_path, capsys):
     flash = str(tmp_path) + "/"
-    result, panel = run_board(flash, 5000, [(0, "down", 0)])
+    result, panel = run_board(flash, 5000, [(0, "hold", 1000)])
     assert result == "safe"
     assert "safe mode" in capsys.readouterr().out
     assert not any(any(p) for p in panel.pixels)
@@ -224,7 +235,8 @@ def test_a_crash_is_logged_shown_and_the_app_restarts(tmp_path, monkeypatch):
     result, panel = run_board(flash, 8000, overrides={"watchdog_ms": 3000})
     log = open(flash + "error.log").read()
     assert "RuntimeError: boom" in log and "flaky" in log
-    assert result == "stopped" and boot.APP.state == PLAY  # restarted and playing
+    assert result == "stopped" and panel.apps[-1].state == PLAY  # restarted and playing
+    assert len(panel.apps) == 2
     cross = [f for f in panel.frames_seen if f[0] == f[9] == f[63] == f[7] != (0, 0, 0)]
     assert cross and hue(cross[0][0]) == "red"  # the red cross was shown
 
@@ -252,7 +264,6 @@ def test_the_poll_interval_reacts_within_50_ms_on_the_chip():
     rate = chip_nodes_per_second()
     assert 5000 < rate < 20000
     assert cfg["poll_interval"] * 1000 / rate <= 25  # half the 50 ms budget per poll
-    assert abs(cfg["chip_nodes_per_s"] - rate) < rate // 5  # config's figure is current
 
 
 @pytest.mark.parametrize("overrides", [
@@ -281,3 +292,173 @@ def test_config_rejects_unknown_presets_and_orders():
     machine.reset_world()
     with pytest.raises(ValueError, match="color_order"):
         hardware_setup.build(load_config("encoder", {"color_order": "XYZ"}))
+
+
+# ---- boot hardening: everything main.py runs is inside the error handling
+
+def test_a_failing_first_led_write_is_logged_shown_and_retried(tmp_path, monkeypatch, capsys):
+    flash = str(tmp_path) + "/"
+    real = neopixel.NeoPixel.write
+    failures = []
+
+    def flaky(self):
+        if not failures:  # the very first write: the safe-mode window's corners
+            failures.append(1)
+            raise OSError("RMT allocation failed")
+        return real(self)
+    monkeypatch.setattr(neopixel.NeoPixel, "write", flaky)
+    result, panel = run_board(flash, 6000)
+    assert "RMT allocation failed" in open(flash + "error.log").read()
+    assert "crashed" in capsys.readouterr().out
+    assert result == "stopped" and panel.apps and panel.apps[-1].state == PLAY  # then it played
+
+
+def test_a_bad_led_pin_is_logged_and_stops_after_the_crash_limit(tmp_path):
+    flash = str(tmp_path) + "/"
+    result, _ = run_board(flash, 60000, overrides={"led_pin": 40})
+    assert result == "crashed"
+    log = open(flash + "error.log").read()
+    assert log.count("ValueError: invalid pin") == boot.MAX_CRASHES
+
+
+def run_main_py(tmp_path, config_text):
+    """firmware/main.py, as the board runs it, with this config.py; returns (result, frames on GPIO4)."""
+    import runpy
+    cfgdir = tmp_path / "cfg"
+    cfgdir.mkdir()
+    (cfgdir / "config.py").write_text(config_text)
+    saved = sys.modules.pop("config", None)
+    sys.path.insert(0, str(cfgdir))
+    machine.reset_world()
+    CLOCK.make_virtual(0)
+    frames = []
+    machine.listen(4, frames.append)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)  # the flash root: error.log lands here
+    try:
+        runpy.run_path(os.path.join(ROOT, "firmware", "main.py"), run_name="__main__")
+    finally:
+        os.chdir(cwd)
+        sys.path.remove(str(cfgdir))
+        sys.modules.pop("config", None)
+        if saved is not None:
+            sys.modules["config"] = saved
+        CLOCK.make_real()
+    return frames
+
+
+@pytest.mark.parametrize("text, why", [
+    ("PRESET = 'encoder'\nCOMMON = {\n", "SyntaxError"),
+    ("def get():\n    raise ValueError(\"unknown preset 'joystik'\")\n", "unknown preset"),
+])
+def test_a_bad_config_py_is_logged_and_shown_on_the_default_panel(tmp_path, capsys, text, why):
+    frames = run_main_py(tmp_path, text)
+    assert why in (tmp_path / "error.log").read_text()
+    assert "config.py cannot be read" in capsys.readouterr().out
+    from connect4.hardware_setup import COLOR_ORDERS
+    o = COLOR_ORDERS["GRB"]
+    lit = [i for i in range(64) if any(frames[-1][3 * i:3 * i + 3])]
+    assert lit and all(frames[-1][3 * i + o[0]] and not frames[-1][3 * i + o[1]] for i in lit)  # red
+    assert 0 in lit and 63 in lit and 9 in lit  # the cross's diagonal
+
+
+def test_the_fallback_panel_is_the_default_presets_panel():
+    from connect4.fallback import PANEL as panel
+    cfg = load_config(None)
+    assert {k: cfg[k] for k in panel} == panel
+
+
+# ---- the hardware test, reached at power-on
+
+def test_holding_the_button_3_s_at_power_on_runs_the_hardware_test(tmp_path, capsys):
+    from connect4.app import hwtest
+    flash = str(tmp_path) + "/"
+    # hold 3.5 s (safe mode at 0.3 s, the test at 3 s), then turn left, hold SELECT, long press
+    script = [(0, "hold", 3500), (6000, "left", 0), (7000, "down", 0), (7300, "up", 0),
+              (9000, "long", 0)]
+    result, panel = run_board(flash, 20000, script)
+    assert result == "hwtest" and "hardware test" in capsys.readouterr().out
+    assert not panel.apps and not os.path.exists(flash + "connect4.json")  # no game, no settings
+    full = [f for f in panel.frames_seen if len(set(f)) == 1 and f[0] != (0, 0, 0)]
+    hues = []
+    for f in full:
+        r, g, b = f[0]
+        assert max(r, g, b) <= hwtest.BRIGHTNESS  # low brightness
+        name = {(1, 0, 0): "red", (0, 1, 0): "green", (0, 0, 1): "blue", (1, 1, 1): "white"}[
+            (r > 0, g > 0, b > 0)]
+        if not hues or hues[-1] != name:
+            hues.append(name)
+    assert hues[:4] == ["red", "green", "blue", "white"]
+    magenta = [f for f in panel.frames_seen if f[0][0] and f[0][2] and not f[0][1]]
+    centre = [f for f in panel.frames_seen if f[27][0] and f[27][2] and not f[27][1]]
+    assert magenta and centre  # LEFT lit the top-left corner, SELECT the centre
+    assert panel.frames_seen[-1] == [(0, 0, 0)] * 64  # a long press left it, dark
+
+
+def test_releasing_the_button_before_3_s_is_safe_mode(tmp_path):
+    result, _ = run_board(str(tmp_path) + "/", 8000, [(0, "hold", 2000)])
+    assert result == "safe"
+
+
+# ---- the app as the board builds it, in the simulator too
+
+def test_the_simulator_honours_the_configs_brightness(sim):
+    from connect4.hw.display import brightness_for
+    s = sim(overrides={"brightness_level": 2})
+    assert s.store.settings["brightness"] == 2
+    assert s.app.display.brightness == brightness_for(2)
+
+
+def test_a_folder_in_place_of_the_settings_file_is_said_once(tmp_path, capsys):
+    from host_sim.status import status_line
+    flash = tmp_path / "flash"
+    (flash / "connect4.json").mkdir(parents=True)
+    s = Sim(str(flash), seed=2)
+    try:
+        s.store.settings.update({"mode": "two", "first": "red"})
+        s.run_for(1600)
+        for col in (3, 3, 4, 4, 5, 5, 6, 0, 0):  # red wins on the bottom row, then a second game
+            while s.app.cursor != col:
+                s.do("right" if col > s.app.cursor else "left", settle=40)
+            s.do("press")
+            s.run_until(lambda: s.app.state in (PLAY, OVER))
+            if s.app.state == OVER:
+                s.do("press")
+                s.run_until(lambda: s.app.state == PLAY)
+        out = capsys.readouterr().out
+        assert out.count("not saved") == 1 and "connect4.json" in out
+        assert "not saved" in s.status() and "a folder is in the way" in s.status()
+        assert s.store.stats["two"] == [1, 0, 0]  # kept in memory all the same
+    finally:
+        s.close()
+
+
+def test_the_status_line_says_who_won_and_no_internal_values(sim):
+    s = sim(seed=4)
+    s.store.settings.update({"mode": "two", "first": "red"})
+    s.run_for(1600)
+    assert s.status() == "two players | play: red to move"
+    for col in (3, 3, 4, 4, 5, 5, 6):
+        while s.app.cursor != col:
+            s.do("right" if col > s.app.cursor else "left", settle=40)
+        s.do("press")
+        s.run_until(lambda: s.app.state in (PLAY, OVER))
+    assert s.status().endswith("game over: red wins")
+    s.do("long")  # the menu: mode, then blunder
+    for _ in range(3):
+        s.do("right", settle=20)
+    assert s.status() == "menu: blunder = the level's own"
+
+
+def test_the_status_line_of_level_1_never_shows_an_empty_search(sim):
+    s = sim(seed=1)
+    s.store.settings.update({"mode": "ai", "level": 1, "first": "yellow"})
+    seen = set()
+    s.run_for(1500)
+    for _ in range(3000):
+        s.step()
+        seen.add(s.status())
+        if s.app.board.count >= 1:
+            break
+    thinking = [t for t in seen if "thinking" in t]
+    assert thinking and not any("depth 0" in t or "nodes 0" in t or "-1" in t for t in seen), seen

@@ -33,6 +33,18 @@ def menu(app):
     return app is not None and app.state == MENU
 
 
+APPS = []
+
+
+def listen(kind, data):
+    if kind == "app":
+        APPS.append(data)
+
+
+def current():
+    return APPS[-1] if APPS else None
+
+
 def run(steps, until_ms):
     # steps: (when, gpio, level); when is a predicate on the app, or ms after the last step
     cfg = config.get("encoder", {"safe_mode_ms": 50, "flash_dir": "/flash/", "seed": 5})
@@ -45,14 +57,14 @@ def run(steps, until_ms):
         now = time.ticks_ms()
         if pending:
             when, gpio, level = pending[0]
-            due = when(boot.APP) if callable(when) else time.ticks_diff(now, last[0]) >= when
+            due = when(current()) if callable(when) else time.ticks_diff(now, last[0]) >= when
             if due:
                 pending.pop(0)
                 machine.drive(gpio, level)
                 last[0] = now
             return False
         return time.ticks_diff(now, last[0]) > until_ms
-    result = boot.main(cfg, stop=stop)
+    result = boot.main(cfg, listen, stop=stop)
     return result, len(frames)
 
 
@@ -70,11 +82,11 @@ first += turn_right(menu) + click(100)  # the level item; change it
 first += turn_right(100) + turn_right(100) + click(100)  # level 6, confirm
 first += [(200, BUTTON, 0), (1100, BUTTON, None)]  # long press: close, a new game
 result, frames = run(first, 300)
-app = boot.APP
+app = current()
 print("first", result, frames > 20, app.settings["level"], app.board.count <= 1, os.listdir("/flash"))
 machine.reset_world()
 result, frames = run([], 200)
-print("second", result, boot.APP.store.status, boot.APP.settings["level"])
+print("second", result, current().store.status, current().settings["level"])
 """
 
 

@@ -1,57 +1,84 @@
-"""Power-on: safe mode, then the app, restarted after an unexpected error.
+"""Power-on: read the config, safe mode or the hardware test, then the app, restarted after an error.
 
-- Safe mode: hold SELECT (the encoder's button, DROP on the three-button
-  build) during the first `safe_mode_ms` after power-on: the game does not
-  start and the REPL stays free. (The encoder button is on GPIO2, a strapping
-  pin that must be high while the chip resets, so the window starts after
-  reset rather than relying on a button held through it.)
+`start()` is all main.py runs, and everything it does is inside the error
+handling below: a config.py that cannot be read, a display that fails on
+its first write, a crash of the game.
+
+- Power-on gestures, on SELECT (the encoder's button, DROP on the
+  three-button build), within the first `safe_mode_ms` after power-on (two
+  corner LEDs are lit meanwhile):
+  - hold it 0.3 s and let go: safe mode, the game does not start and the
+    REPL stays free (all four corners light once it is safe mode);
+  - keep holding it 3 s: the hardware test (connect4/app/hwtest.py): every
+    LED cycles red, green, blue, white at low brightness and each input
+    lights its own marker; a long press ends it, and the REPL is free.
+  (The encoder button is on GPIO2, a strapping pin that must be high while
+  the chip resets, so the window starts after reset rather than relying on a
+  button held through it.)
 - An unexpected exception is appended to `error.log` on flash (kept under
   about 8 KB), a red cross blinks on the matrix, and the app starts again.
   Five crashes in a row, each within 10 s of its start, stop the restarts
   (the cross stays lit; the REPL is free).
+- A config.py that cannot be read (a syntax error, an unknown preset) is
+  logged to error.log and shown as a red cross on the default preset's panel
+  (connect4/fallback.py); the REPL then says what is wrong.
 - The hardware watchdog, if configured, is armed only once the game runs.
 """
 import gc
 import os
 import sys
 import time
+from micropython import const
 
 from connect4 import hardware_setup
-from connect4.app.game import App
+from connect4.app.assemble import build_app
 from connect4.app.render import draw_error
-from connect4.app.store import Store
 from connect4.app.glyphs import FRAME
 
-SETTINGS_FILE = "connect4.json"
 ERROR_LOG = "error.log"
 LOG_LIMIT = 8192
 CRASH_WINDOW_MS = 10000
 MAX_CRASHES = 5
+_SAFE_HOLD_MS = const(300)  # SELECT held this long at power-on: safe mode
+_TEST_HOLD_MS = const(3000)  # ... and on for this long: the hardware test
 
-APP = None  # the running app (the simulator reads its status)
-LISTENER = None  # the simulator's listener for app events, when main() is given none
+_GAME = const(0)
+_SAFE = const(1)
+_HWTEST = const(2)
 
 
-def safe_mode_requested(hw, window_ms, clock=time):
-    """True if SELECT is held for 300 ms at any time during the first window_ms."""
-    display = hw.display
+def _corners(display, count):
     display.clear()
-    for x, y in ((0, 0), (display.width - 1, 0)):
+    w, h = display.width - 1, display.height - 1
+    for x, y in ((0, 0), (w, 0), (0, h), (w, h))[:count]:
         display.set(x, y, FRAME)
     display.show()
+
+
+def power_on_choice(hw, window_ms, clock=time):
+    """The game, safe mode (SELECT held 0.3 s within window_ms) or the hardware test (held 3 s)."""
+    display = hw.display
+    _corners(display, 2)
     start = clock.ticks_ms()
     held_since = None
+    safe = False
     while True:
         now = clock.ticks_ms()
         if hw.input.pressed():
             if held_since is None:
                 held_since = now
-            elif clock.ticks_diff(now, held_since) >= 300:
-                return True
+            held = clock.ticks_diff(now, held_since)
+            if held >= _TEST_HOLD_MS:
+                return _HWTEST
+            if held >= _SAFE_HOLD_MS and not safe:
+                safe = True
+                _corners(display, 4)
+        elif safe:
+            return _SAFE
         else:
             held_since = None
             if clock.ticks_diff(now, start) >= window_ms:
-                return False
+                return _GAME
         clock.sleep_ms(10)
 
 
@@ -73,65 +100,101 @@ def log_error(path, exc):
             pass
         with open(path, "a") as f:
             f.write("--- crash at %d ms\n" % time.ticks_ms())  # type: ignore[str-format]  # ticks: an int
-            if hasattr(sys, "print_exception"):
-                sys.print_exception(exc, f)
-            else:  # CPython (the simulator)
-                import traceback  # type: ignore[import-not-found]  # CPython only
-                traceback.print_exception(type(exc), exc, exc.__traceback__, file=f)
+            sys.print_exception(exc, f)  # type: ignore[attr-defined]  # MicroPython's (host_sim adds it)
     except Exception:
         pass
 
 
 def show_error(hw, blinks=3, clock=time):
-    d = hw.display
-    for i in range(2 * blinks):
-        draw_error(d, i % 2 == 0)
-        d.show()
-        if hw.wdt is not None:
-            hw.wdt.feed()
-        clock.sleep_ms(300)
+    """Blink the red cross; never raises (the display may be what failed)."""
+    try:
+        d = hw.display
+        for i in range(2 * blinks):
+            draw_error(d, i % 2 == 0)
+            d.show()
+            if hw.wdt is not None:
+                hw.wdt.feed()
+            clock.sleep_ms(300)
+    except Exception:
+        pass
+
+
+def show_cross(display):
+    """The red cross, lit for good; never raises."""
+    try:
+        draw_error(display, True)
+        display.show()
+    except Exception:
+        pass
 
 
 def main(cfg, listener=None, stop=None, clock=time):
-    """Run the board: returns only in safe mode, after too many crashes, or when stop() says so."""
-    global APP
-    if listener is None:
-        listener = LISTENER
-    hw = hardware_setup.build(cfg)
-    if cfg["safe_mode_ms"] and safe_mode_requested(hw, cfg["safe_mode_ms"], clock):
-        hw.display.clear()
-        hw.display.show()
-        print("connect4: safe mode, the game is not started; the REPL is yours")
-        return "safe"
-    wdt = hw.start_watchdog()
-    flash = cfg["flash_dir"]
-    store = Store(flash + SETTINGS_FILE, defaults={"brightness": cfg["brightness_level"]})
-    store.load()
-    seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
-    time_cap = cfg["ai_time_cap_ms"] if sys.platform == "esp32" else 0
+    """Run the board: returns only in safe mode, after the hardware test,
+    after too many crashes, or when stop() says so.
+
+    listener(kind, data), if given, hears the app's events (connect4.app.game)
+    and ("app", the App) at every start of the app.
+    """
+    log = cfg.get("flash_dir", "") + ERROR_LOG
+    seed = None
+    hw = None
+    chosen = False
     crashes = 0
     while True:
-        APP = App(hw.display, hw.input, store, cfg, clock=clock, wdt=wdt, seed=seed,
-                  time_cap_ms=time_cap, node_rate=cfg["node_rate"], listener=listener)
         started = clock.ticks_ms()
         try:
-            APP.run(stop)
+            if seed is None:
+                seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
+            if hw is None:
+                hw = hardware_setup.build(cfg)
+            if not chosen:
+                choice = power_on_choice(hw, cfg["safe_mode_ms"], clock) if cfg["safe_mode_ms"] else _GAME
+                chosen = True
+                if choice == _HWTEST:  # the wiring check; the held press gives no event
+                    from connect4.app.hwtest import HardwareTest
+                    print("connect4: hardware test (a long press ends it)")
+                    HardwareTest(hw.display, hw.input).run(clock, cfg["loop_ms"], stop)
+                    return "hwtest"
+                if choice == _SAFE:
+                    hw.display.clear()
+                    hw.display.show()
+                    print("connect4: safe mode; the REPL is yours")
+                    return "safe"
+                hw.start_watchdog()
+            app = build_app(cfg, hw, clock, seed, listener)
+            if listener is not None:
+                listener("app", app)
+            app.run(stop)
             return "stopped"
         except KeyboardInterrupt:
             raise
         except Exception as e:
-            log_error(flash + ERROR_LOG, e)
+            app = None  # noqa: F841  (free the crashed app before the next one)
+            log_error(log, e)
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
                 crashes += 1
             else:
                 crashes = 1
-            show_error(hw, clock=clock)
+            if hw is not None:
+                show_error(hw, clock=clock)
             if crashes >= MAX_CRASHES:
-                draw_error(hw.display, True)
-                hw.display.show()
+                if hw is not None:
+                    show_cross(hw.display)
                 return "crashed"
-            APP = None
             gc.collect()
-            store.load()
-            seed += 1
+            if seed is not None:
+                seed += 1
+
+
+def start(listener=None, stop=None, clock=time):
+    """What main.py runs: read config.py, then main(). Never raises but KeyboardInterrupt."""
+    try:
+        import config
+        cfg = config.get()
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:
+        from connect4 import fallback  # loaded only then: no heap for it otherwise
+        return fallback.unreadable_config(e)
+    return main(cfg, listener, stop, clock)

@@ -16,12 +16,15 @@ COLOR_ORDERS = {
     "GBR": (2, 0, 1, 3), "BRG": (1, 2, 0, 3), "BGR": (2, 1, 0, 3),
 }
 
+
+
 class Hardware:
-    def __init__(self, cfg, display, inp, strip):
+    """What the app is built on: a Display, an Input and the watchdog once armed."""
+
+    def __init__(self, cfg, display, inp):
         self.cfg = cfg
         self.display = display
         self.input = inp
-        self.strip = strip
         self.wdt = None
 
     def start_watchdog(self):
@@ -37,8 +40,8 @@ def _button(cfg, gpio, repeat_ms=0):
                   long_ms=cfg["long_press_ms"], repeat_ms=repeat_ms)
 
 
-def build(cfg):
-    """Construct every Pin, the NeoPixel strip and the drivers from a config dict."""
+def build_display(cfg):
+    """The NeoPixel strip and its Display from the panel entries of a config dict."""
     width, height = cfg["width"], cfg["height"]
     strip = neopixel.NeoPixel(machine.Pin(cfg["led_pin"], machine.Pin.OUT), width * height)
     order = cfg.get("color_order", "GRB")
@@ -46,8 +49,13 @@ def build(cfg):
         raise ValueError("color_order must be one of " + ", ".join(sorted(COLOR_ORDERS)))
     strip.ORDER = COLOR_ORDERS[order]
     mapping = led_map(width, height, cfg["serpentine"], cfg["rotation"], cfg["flip_x"], cfg["flip_y"])
-    display = Display(strip, width, height, mapping, brightness_for(cfg["brightness_level"]),
-                      cfg["current_budget_ma"], cfg["ma_per_channel"], cfg["idle_ma_per_led"])
+    return Display(strip, width, height, mapping, brightness_for(cfg["brightness_level"]),
+                   cfg["current_budget_ma"], cfg["ma_per_channel"], cfg["idle_ma_per_led"])
+
+
+def build(cfg):
+    """Construct every Pin, the NeoPixel strip and the drivers from a config dict."""
+    display = build_display(cfg)
     if cfg["input"] == "encoder":
         a = machine.Pin(cfg["enc_a"], machine.Pin.IN, machine.Pin.PULL_UP)
         b = machine.Pin(cfg["enc_b"], machine.Pin.IN, machine.Pin.PULL_UP)
@@ -59,4 +67,4 @@ def build(cfg):
                     right=_button(cfg, cfg["right"], repeat))
     else:
         raise ValueError("input must be 'encoder' or 'buttons'")
-    return Hardware(cfg, display, inp, strip)
+    return Hardware(cfg, display, inp)

@@ -11,6 +11,8 @@
 - `WDT`: `feed()` records the time; `check_watchdogs()` raises
   `WatchdogReset` (a BaseException, like a real reset it is not caught by
   `except Exception`) once a timeout has passed without a feed.
+- `on_read(gpio, callback)`: callback() before every read of that input (the
+  simulator's chip pacing: the search reads SELECT once per poll).
 - `reset()` raises `Reset`. `reset_world()` forgets every line (tests).
 """
 import time
@@ -34,6 +36,7 @@ class _Line:
         self.handler = None
         self.trigger = 0
         self.listeners = []
+        self.on_read = None
 
     def level(self):
         if self.mode == Pin.OUT:
@@ -84,6 +87,11 @@ def listen(gpio, callback):
     _line(gpio).listeners.append(callback)
 
 
+def on_read(gpio, callback):
+    """callback() before each read of `gpio` (None: no more)."""
+    _line(gpio).on_read = callback
+
+
 def run_pending():
     """Run queued soft IRQ handlers (the firmware thread calls this at each sleep)."""
     while _PENDING:
@@ -119,6 +127,8 @@ class Pin:
 
     def value(self, x=None):
         if x is None:
+            if self._line.on_read is not None:
+                self._line.on_read()
             return self._line.level()
         self._line.out = 1 if x else 0
         return None

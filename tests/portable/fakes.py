@@ -3,14 +3,15 @@
 FakePin reads a level the test sets (pulled up: 1 when idle); FakeStrip keeps
 what NeoPixel's buffer would hold and counts writes; FakeClock is a ticks_ms
 clock that wraps at 2**30 like the chip's and applies scheduled pin levels as
-time passes. Rig wires them to the real drivers and app.
+time passes. Rig wires them to the real drivers and builds the app with the
+board's own connect4.app.assemble.build_app, from the board's config.py.
 """
 import os
 import sys
 
 from connect4.hw.display import Display, led_map
 from connect4.hw.input import Button, Encoder, Input
-from connect4.app.store import Store
+from connect4.app.assemble import build_app
 
 PERIOD = 1 << 30
 
@@ -18,8 +19,11 @@ PERIOD = 1 << 30
 class FakePin:
     def __init__(self, level=1):
         self.level = level
+        self.on_read = None  # called before each read (the Rig's chip pacing)
 
     def value(self):
+        if self.on_read is not None:
+            self.on_read()
         return self.level
 
 
@@ -103,18 +107,33 @@ def tmpdir(name):
     return tempfile.mkdtemp(prefix=name) + "/"
 
 
+# config.py's options, but a small table (the VM's heap) and quicker timings
 CFG = {
     "poll_interval": 256, "tt_entries": 256, "idle_dim_ms": 60000, "demo_idle_ms": 120000,
     "demo_idle_game_ms": 0, "ai_min_think_ms": 400, "demo_move_ms": 300, "loop_ms": 2,
 }
 
 
-class Rig:
-    """The real Display, Input, Store and App on fakes: an encoder build by default."""
+class FakeHardware:
+    """What hardware_setup.build returns, on fakes: a display, an input, no watchdog."""
 
-    def __init__(self, name, width=8, height=8, buttons=False, cfg=None, node_rate=10600, seed=1,
-                 store_path=None):
-        from connect4.app.game import App
+    def __init__(self, display, inp):
+        self.display = display
+        self.input = inp
+        self.wdt = None
+
+
+class Rig:
+    """The real Display, Input, Store and App on fakes: an encoder build by default.
+
+    node_rate: the search takes chip time, like the simulator's --chip-speed:
+    each read of the SELECT pin while the app thinks (once a poll, every
+    poll_interval nodes) moves the fake clock by poll_interval nodes at this
+    rate (0: the search takes no time).
+    """
+
+    def __init__(self, name, width=8, height=8, buttons=False, cfg=None, node_rate=10600, seed=1):
+        import config
         self.clock = FakeClock()
         self.strip = FakeStrip(width * height)
         self.display = Display(self.strip, width, height, led_map(width, height))
@@ -129,15 +148,23 @@ class Rig:
         else:
             self.input = Input(Button(self.select.value), encoder=Encoder(self.a.value, self.b.value))
         self.buttons = buttons
-        self.path = store_path or tmpdir(name) + "c4.json"
-        self.store = Store(self.path)
-        self.store.load()
-        config = dict(CFG)
-        config.update(cfg or {})
+        options = dict(CFG)
+        options.update({"flash_dir": tmpdir(name), "seed": seed, "width": width, "height": height})
+        options.update(cfg or {})
+        self.cfg = config.get("buttons" if buttons else "encoder", options)
         self.games = []
-        self.app = App(self.display, self.input, self.store, config, clock=self.clock, seed=seed,
-                       node_rate=node_rate, listener=self._listen)
+        self.app = build_app(self.cfg, FakeHardware(self.display, self.input), clock=self.clock,
+                             seed=seed, listener=self._listen)
+        self.store = self.app.store
+        self.path = self.store.path
+        if node_rate:
+            self.ms_per_poll = self.cfg["poll_interval"] * 1000 // node_rate
+            self.select.on_read = self._pace
         self.app.start()
+
+    def _pace(self):
+        if self.app.thinking:
+            self.clock.sleep_ms(self.ms_per_poll)
 
     def _listen(self, kind, data):
         if kind == "game":
@@ -152,7 +179,7 @@ class Rig:
     def run_until(self, cond, limit=60000):
         end = self.clock.elapsed + limit
         while not cond():
-            assert self.clock.elapsed < end, "timed out in state %s" % self.app.status()
+            assert self.clock.elapsed < end, "timed out in state %d" % self.app.state
             self.app.step()
             self.clock.sleep_ms(2)
 
@@ -191,7 +218,7 @@ def hue(rgb):
     if r and not b:
         if not g:
             return "red"
-        if g < r:
+        if g <= r:  # a dimmed yellow's gamma can floor both channels to 1
             return "yellow"
     if b and not r and not g:
         return "blue"
@@ -212,4 +239,4 @@ def assert_board_shown(app, pixel):
             shown = hue(pixel(col, app.layout.cell_y(row)))
             want = names[board.get(col, row)]
             assert shown == want or (shown == "off" and (col, row) in line), (
-                col, row, shown, want, board.moves_string(), app.status())
+                col, row, shown, want, board.moves_string(), app.state)

@@ -1,7 +1,8 @@
 """The game app on fake hardware: scripted input, asserting pixels and state."""
 from connect4.app.game import PLAY, THINK, CHOSEN, HELD, DROP, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
 from connect4.app.store import Store
-from connect4.engine.search import STOP_POLL
+from connect4.engine import levels
+from connect4.engine.search import STOP_POLL, STOP_TIME
 from fakes import Rig, hue, assert_board_shown
 
 AI_TURN = (THINK, CHOSEN, HELD)  # the AI searches, or shows the move it chose
@@ -27,7 +28,7 @@ def play(rig, col):
 def start(rig, mode="ai", level=1, first="red"):
     rig.store.settings.update({"mode": mode, "level": level, "first": first})
     rig.run_for(1600)  # the power-on animation
-    assert rig.app.state == PLAY or rig.app.state in AI_TURN, rig.app.status()
+    assert rig.app.state == PLAY or rig.app.state in AI_TURN, rig.app.state
 
 
 def test_power_on_then_the_layout_of_a_new_game():
@@ -127,6 +128,12 @@ def green_digits(rig):
     return [(x, y) for y in range(3, 8) for x in range(8) if hue(rig.pixel(x, y)) == "green"]
 
 
+def shown(rig):
+    """(page, kind, number) the statistics page shows: kind 0 wins, 1 losses, 2 draws."""
+    kind, value = rig.app.menu._shown()
+    return rig.app.menu.page, kind, value
+
+
 def test_stats_pages_in_the_menu():
     rig = Rig("game5")
     rig.store.stats["ai"][0] = [12, 3, 0]
@@ -135,15 +142,15 @@ def test_stats_pages_in_the_menu():
     start(rig, level=1)
     open_stats(rig)
     assert rig.app.menu.page == 0  # the current level's page
-    assert "level 1 wins 12" in rig.app.status()
+    assert shown(rig) == (0, 0, 12)  # level 1 wins
     assert len(green_digits(rig)) == 8 + 11  # the digits "1" and "2" of the 3x5 font
     rig.run_for(1500)
-    assert "level 1 losses 3" in rig.app.status()
+    assert shown(rig) == (0, 1, 3)
     rig.turn(1)
     rig.run_for(3000)
-    assert "level 2 draws 7" in rig.app.status()
+    assert shown(rig) == (1, 2, 7)
     rig.turn(-2)
-    assert "two players red wins 2" in rig.app.status()
+    assert shown(rig) == (8, 0, 2)  # two players: red wins
     assert hue(rig.pixel(0, 0)) == "red" and hue(rig.pixel(1, 0)) == "yellow"
     rig.press()
     assert rig.app.menu.page == -1
@@ -157,7 +164,7 @@ def stats_digits(wins):
     rig.store.stats["ai"][0] = [wins, 0, 0]
     start(rig, level=1)
     open_stats(rig)
-    assert ("level 1 wins %d" % wins) in rig.app.status()  # the true count is kept
+    assert shown(rig) == (0, 0, wins)  # the true count is kept
     return green_digits(rig)
 
 
@@ -302,3 +309,51 @@ def test_three_buttons_play_the_same_game():
     rig.run_until(lambda: rig.app.state == PLAY)
     assert rig.app.board.moves_string() == "71"
     assert_board_shown(rig.app, rig.pixel)
+
+
+class ScriptedRng:
+    """An Rng whose draws are given: below(n) returns the next one (mod n), then 0s."""
+
+    def __init__(self, draws):
+        self.draws = list(draws)
+
+    def below(self, n):
+        return (self.draws.pop(0) if self.draws else 0) % n
+
+
+def test_demo_pairs_never_repeat_the_last_order():
+    # the first draws give the last pair again: it is drawn anew
+    assert levels.demo_pair(ScriptedRng([6, 6, 6, 6, 2, 0]), (7, 8)) == (3, 1)
+    assert levels.demo_pair(ScriptedRng([6, 6]), (8, 7)) == (7, 8)
+
+
+def test_consecutive_demo_games_never_repeat_the_levels_in_move_order():
+    # levels 1 and 2 by side, then 2 and 1 by side: with the colours swapped
+    # (first mover alternates) the same level would move first again
+    rig = Rig("demo_vary")
+    rig.app.rng = ScriptedRng([0, 0, 1, 0, 5, 5, 6, 6])
+    start(rig, mode="demo")
+    rig.run_until(lambda: len(rig.games) >= 2, 600000)
+    orders = []
+    for g in rig.games:
+        by_side = g["levels"]
+        orders.append((by_side[g["first"]], by_side[1 - g["first"]]))
+    assert orders[0] != orders[1], orders
+
+
+def test_the_time_cap_stops_the_apps_search_on_its_clock():
+    rig = Rig("timecap", cfg={"ai_time_cap_ms": 100})  # the search takes chip time: 24 ms a poll
+    start(rig, level=8)
+    play(rig, 3)
+    rig.run_until(lambda: rig.app.board.count == 2, 5000)
+    r = rig.app.last_search
+    assert r.stopped == STOP_TIME and 0 < r.nodes <= 6 * 256, r  # 100 ms: a handful of polls
+    assert rig.app.board.history[1] == r.move
+
+
+def test_the_time_cap_is_on_by_default():
+    import config
+    rig = Rig("timecap2")
+    assert config.get()["ai_time_cap_ms"] > 0
+    assert rig.app.time_cap_ms == config.get()["ai_time_cap_ms"]
+    assert rig.app.searcher.clock is rig.clock

@@ -155,3 +155,33 @@ def test_a_write_interrupted_between_temp_file_and_rename_loses_nothing():
     write(path + ".tmp", before[:7])
     v = Store(path)
     assert v.load() == "ok" and not exists(path + ".tmp") and v.settings["level"] == 5
+
+
+class ReadOnlyFiles(_Files):
+    def open(self, path, mode):
+        if "w" in mode:
+            raise OSError(30)  # EROFS
+        return open(path, mode)
+
+
+def test_a_read_only_flash_is_said_once_and_nothing_is_lost():
+    path = tmpdir("store_ro") + "c4.json"
+    saved(path, 2)
+    s = Store(path, ReadOnlyFiles())
+    assert s.load() == "ok" and s.save_error is None
+    s.record_ai(2, 0)
+    assert s.save() is False
+    said = s.save_error
+    assert said is not None and "read-only" in said and path in said
+    s.record_ai(2, 0)
+    assert s.save() is False and s.save_error is said  # said once, not again
+    assert s.stats["ai"][1][0] == 2  # the statistics stay in memory
+
+
+def test_a_folder_in_place_of_the_file_is_said():
+    path = tmpdir("store_dir") + "c4.json"
+    os.mkdir(path)
+    write(path + "/kept", "x")  # not empty: no filesystem renames a file over it
+    s = Store(path)
+    assert s.save() is False and s.save_error is not None and path in s.save_error
+    assert exists(path) and not exists(path + ".tmp")

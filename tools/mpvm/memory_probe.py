@@ -4,7 +4,7 @@
     memory_probe.py NODES_A NODES_B GAME_LEVEL
 
 The firmware is imported from .mpy files (as `make deploy` puts it on the
-board) and built exactly as `connect4.boot.main` builds it, on host_sim's
+board) and built by the board's own `connect4.app.assemble.build_app`, on host_sim's
 machine/neopixel stubs (imported before the baseline: the chip has them
 built in). This VM collects garbage only between top-level steps, so each
 figure taken at the end of a step counts everything allocated since the last
@@ -64,17 +64,17 @@ def steps():
 
     # The app as boot.main builds it (its Searcher, table and all).
     from connect4 import hardware_setup
-    from connect4.app.game import App, PLAY
+    from connect4.app.assemble import build_app
+    from connect4.app.game import PLAY
     from connect4.app.store import Store
     from connect4.engine.board import Board
     from connect4.engine.levels import MAX_LEVEL
     cfg = config.get(None, {"flash_dir": "/flash/", "seed": 7, "safe_mode_ms": 0})
     hw = hardware_setup.build(cfg)
-    store = Store(cfg["flash_dir"] + boot.SETTINGS_FILE, defaults={"brightness": cfg["brightness_level"]})
-    store.load()
     clock = VirtualClock()
-    app = App(hw.display, hw.input, store, cfg, clock=clock, seed=cfg["seed"])
-    keep['app'] = (hw, store, app)
+    app = build_app(cfg, hw, clock=clock, seed=cfg["seed"])
+    store = app.store
+    keep['app'] = (hw, app)
     yield
     out['app'] = held(base) - out['import']
     out['table'] = len(app.searcher.tt)

@@ -34,6 +34,11 @@ SELECT pin: a new press stops the search at once (-> HELD). The press then
 resolves as usual: a click plays the best move found so far, a long press
 abandons the search and opens the menu. In the demo, any press leaves the demo.
 
+Observation: `listener(kind, data)`, if given, hears what happened, for
+records or a display elsewhere; the only kind the app emits is "game" when a
+game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
+"levels" by side). connect4.boot adds "app" (data: the App) at every start.
+
 Sides: side 0 is red (you, against the AI), side 1 yellow (the AI). Whoever
 starts is the engine's player 1; the colours stay with the sides.
 """
@@ -61,7 +66,6 @@ OVER = const(4)
 MENU = const(5)
 CHOSEN = const(6)
 HELD = const(7)
-STATE_NAMES = ("intro", "play", "think", "drop", "over", "menu", "think", "think")
 # the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
 _TICK = const(-1)
 _ENTER = const(-2)
@@ -82,19 +86,19 @@ _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the butto
 
 class App:
     def __init__(self, display, inp, settings_store, cfg, clock=time, wdt=None, seed=1,
-                 time_cap_ms=0, node_rate=0, listener=None):
+                 listener=None):
         self.display = display
         self.input = inp
         self.store = settings_store
         self.cfg = cfg
         self.clock = clock
         self.wdt = wdt
-        self.time_cap_ms = time_cap_ms
-        self.node_rate = node_rate  # >0: pace the search like a chip of this many nodes/s
-        self.listener = listener
+        self.time_cap_ms = cfg["ai_time_cap_ms"]  # the search's wall-clock safety net (0 = none)
+        self.listener = listener  # listener(kind, data): see the module docstring
         self.layout = Layout(display.width, display.height)
         self.poll_interval = cfg["poll_interval"]
-        self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval)
+        self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval,
+                                 clock=clock)
         self.ai = AIPlayer(seed=seed, searcher=self.searcher)
         self.rng = Rng(seed ^ 0x5DEECE6)
         self.board = Board()
@@ -106,7 +110,8 @@ class App:
         self.first_side = 0
         self.last_first = -1
         self.last_loser = -1
-        self.demo_levels = (1, 1)
+        self.demo_levels = (1, 1)  # by side
+        self.demo_order = (0, 0)  # by move order: who moved first, who second
         self.cursor = 3
         self.state = INTRO
         self.state_since = 0
@@ -126,7 +131,6 @@ class App:
         self.think_info = (0, 0, 0)  # depth, score, nodes of the last finished iteration
         self.think_nodes = 0
         self._polls = 0
-        self._t0 = 0
         self._armed = False
         self._next_pulse = 0
         self._hook = self._poll  # bound once
@@ -247,7 +251,6 @@ class App:
             self.ai.blunder = None if blunder < 0 else blunder
         self._armed = not self.input.pressed()  # a press held from before must be released first
         self._polls = 0
-        self._t0 = now
         self._next_pulse = now
         self.think_nodes = 0
         self.think_info = (0, 0, 0)
@@ -345,8 +348,10 @@ class App:
         self.last_first = side
         self.colors[1] = SIDE_COLORS[side]
         self.colors[2] = SIDE_COLORS[1 - side]
-        if self.mode == MODE_DEMO:
-            self.demo_levels = levels.demo_pair(self.rng)
+        if self.mode == MODE_DEMO:  # the same levels in the same order could replay the last game
+            self.demo_order = levels.demo_pair(self.rng, self.demo_order)
+            a, b = self.demo_order
+            self.demo_levels = (a, b) if side == 0 else (b, a)
         self.cursor = 3
         self._go(PLAY, now)
 
@@ -453,11 +458,6 @@ class App:
         self._polls += 1
         clock = self.clock
         self.think_nodes = self._polls * self.poll_interval
-        if self.node_rate:
-            due = self._polls * self.poll_interval * 1000 // self.node_rate
-            ahead = due - clock.ticks_diff(clock.ticks_ms(), self._t0)
-            if ahead > 0:
-                clock.sleep_ms(ahead)
         now = clock.ticks_ms()
         if self.wdt is not None:
             self.wdt.feed()
@@ -545,24 +545,6 @@ class App:
         while not self.stopped and (stop is None or not stop()):
             self.step()
             clock.sleep_ms(pause)
-
-    def status(self):
-        """One line for the simulator: mode, level, and what the AI is doing."""
-        if self.state == MENU:
-            return self.menu.page_label()
-        if self.mode == MODE_DEMO:
-            text = "demo: level %d (red) vs level %d (yellow)" % self.demo_levels
-        elif self.mode == MODE_AI:
-            text = "vs AI level %d" % self.settings["level"]
-        else:
-            text = "two players"
-        text += " | " + STATE_NAMES[self.state]
-        if self.thinking or self.state == CHOSEN or self.state == HELD:
-            depth, score, nodes = self.think_info
-            text += " depth %d score %d nodes %d" % (depth, score, max(nodes, self.think_nodes))
-        if self.dimmed:
-            text += " | dimmed"
-        return text
 
 
 # The state machine's table: each state's method, by state number.

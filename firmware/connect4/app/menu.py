@@ -200,15 +200,3 @@ class Menu:
             for i in range(3):
                 display.set(i, 1, colors[i] if i == kind else DIM)
         draw_number(display, value, 0, gy, colors[kind])
-
-    def page_label(self):
-        """What the current view shows, in words (for the simulator's status line)."""
-        if self.page >= 0:
-            kind, value = self._shown()
-            if self.page < store.MAX_LEVEL:
-                return "stats: level %d %s %d" % (self.page + 1, ("wins", "losses", "draws")[kind], value)
-            return "stats: two players %s %d" % (("red wins", "yellow wins", "draws")[kind], value)
-        key = ITEMS[self.item]
-        if key in self.settings:
-            return "menu: %s = %s%s" % (key, self.settings[key], " (changing)" if self.editing else "")
-        return "menu: " + key

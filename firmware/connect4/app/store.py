@@ -5,8 +5,10 @@ File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
 
 - `save()` writes `PATH.tmp`, then renames it over `PATH` (LittleFS renames
   atomically), so a power cut leaves the old file or the new one, never half
-  of one. A failed write (flash full, any OSError) removes the temporary file
-  and keeps the old file; `save()` then returns False.
+  of one. A failed write (flash full, a read-only flash, a folder where the
+  file should be: any error) removes the temporary file and keeps the old
+  file; `save()` then returns False. The first failure is said once on the
+  console and kept in `save_error` (the simulator shows it), never raised.
 - `load()` never raises: a missing file gives defaults; a corrupt, truncated
   or unknown-version file gives defaults and is kept aside as `PATH.bad`; a
   leftover `PATH.tmp` is used only when `PATH` is missing (a first save cut
@@ -64,6 +66,12 @@ def _triple(value):
     return [0, 0, 0]
 
 
+def _why(e):
+    """An error in a few words."""
+    n = e.args[0] if isinstance(e, OSError) and e.args else 0
+    return "a folder is in the way" if n == 21 else "read-only" if n == 30 else repr(e)
+
+
 class _Files:
     """The file operations the store uses (a test passes a faulty one)."""
 
@@ -98,6 +106,7 @@ class Store:
         self.settings = dict(self.defaults)
         self.stats = default_stats()
         self.status = "new"  # what load() found: ok, missing, corrupt, recovered
+        self.save_error = None  # why the first failed save failed (said once)
 
     def _read(self, path):
         f = self.fs.open(path, "r")
@@ -175,8 +184,11 @@ class Store:
                 f.close()
             fs.rename(self.tmp, self.path)
             return True
-        except Exception:
+        except Exception as e:
             self._discard(self.tmp)
+            if self.save_error is None:
+                self.save_error = "settings and statistics not saved to %s (%s)" % (self.path, _why(e))
+                print("connect4: " + self.save_error)
             return False
 
     # statistics

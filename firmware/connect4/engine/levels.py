@@ -46,10 +46,17 @@ def blunder(level):
     return LEVELS[clamp_level(level) - 1][_BLUNDER]
 
 
-def demo_pair(rng):
-    """Two different random levels for an AI-vs-AI demo game."""
-    a = MIN_LEVEL + rng.below(MAX_LEVEL)
-    b = MIN_LEVEL + rng.below(MAX_LEVEL - 1)
-    if b >= a:
-        b += 1
-    return a, b
+def demo_pair(rng, last=(0, 0)):
+    """Two different random levels (first mover, second) for an AI-vs-AI demo game.
+
+    Never `last`, the previous game's pair: the strong levels play without
+    blunders, so the same levels in the same order could replay the very
+    same game, move for move.
+    """
+    while True:
+        a = MIN_LEVEL + rng.below(MAX_LEVEL)
+        b = MIN_LEVEL + rng.below(MAX_LEVEL - 1)
+        if b >= a:
+            b += 1
+        if a != last[0] or b != last[1]:
+            return a, b

@@ -8,7 +8,7 @@ cap that the board uses only as a safety net. A poll callable, called every
 then the best move of the deepest finished iteration (or a better one already
 proved in the unfinished one), and always legal.
 """
-from time import ticks_ms, ticks_diff, ticks_add
+import time
 
 from connect4.engine import core
 from connect4.engine.board import CENTRE_FIRST
@@ -75,12 +75,13 @@ def reorder(order, scores, best):
 class Searcher:
     """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry)."""
 
-    def __init__(self, tt_entries=4096, poll_interval=256, weights=core.DEFAULT_WEIGHTS):
+    def __init__(self, tt_entries=4096, poll_interval=256, weights=core.DEFAULT_WEIGHTS, clock=time):
         if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
             raise ValueError("tt_entries must be a power of two from 16 to 65536")
         if poll_interval & (poll_interval - 1) or not 1 <= poll_interval <= 65536:
             raise ValueError("poll_interval must be a power of two up to 65536")
         self.tt_entries = tt_entries
+        self.clock = clock  # ticks_ms/ticks_diff/ticks_add for the time cap (tests pass a fake)
         self.poll_interval = poll_interval
         self.arena = bytearray(core.ARENA_SIZE)
         core.init_arena(self.arena, weights)
@@ -96,7 +97,7 @@ class Searcher:
         core.set_weights(self.arena, weights)
 
     def _poll(self):
-        if self._timed and ticks_diff(ticks_ms(), self._deadline) >= 0:
+        if self._timed and self.clock.ticks_diff(self.clock.ticks_ms(), self._deadline) >= 0:
             self._stop = STOP_TIME
             return 1
         if self._user_poll is not None and self._user_poll():
@@ -139,7 +140,8 @@ class Searcher:
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
-        self._deadline = ticks_add(ticks_ms(), time_ms) if self._timed else 0
+        clock = self.clock
+        self._deadline = clock.ticks_add(clock.ticks_ms(), time_ms) if self._timed else 0
         self._stop = STOP_NONE
         core._poll = self._hook
         try:

@@ -1,0 +1,31 @@
+"""The one place the app is put together: from a config and the hardware.
+
+The board (connect4.boot), the simulator (host_sim), the memory probe and
+the tests all call `build_app`, so none of them can drift from what the board
+runs: the settings file and its defaults (the config's brightness), the
+search's table, poll interval, clock and time cap.
+"""
+import time
+
+from connect4.app.game import App
+from connect4.app.store import Store
+
+SETTINGS_FILE = "connect4.json"
+
+
+def settings_store(cfg, fs=None):
+    """The settings file of `cfg`'s flash, loaded (defaults: the config's brightness)."""
+    store = Store(cfg["flash_dir"] + SETTINGS_FILE, fs=fs,
+                  defaults={"brightness": cfg["brightness_level"]})
+    store.load()
+    return store
+
+
+def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
+    """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash.
+
+    cfg: config.get()'s dict; clock: the `time` module or a fake; listener:
+    see connect4.app.game; fs: the store's file operations (tests).
+    """
+    return App(hw.display, hw.input, settings_store(cfg, fs), cfg, clock=clock, wdt=hw.wdt, seed=seed,
+               listener=listener)

@@ -1,0 +1,87 @@
+"""The simulator's status line, in words, from what the app shows to any caller.
+
+The firmware carries no text for it: this module reads the app's public
+state (`state`, `mode`, `settings`, `menu`, the last search) and the "game"
+events it emits, and words them; nothing here runs on the board.
+"""
+from time import ticks_diff
+
+from connect4.app import game, menu as menu_mod
+from connect4.engine.levels import MAX_LEVEL
+
+STATE_NAMES = {game.INTRO: "intro", game.PLAY: "play", game.THINK: "thinking",
+               game.CHOSEN: "thinking", game.HELD: "thinking",  # the AI's move, found
+               game.DROP: "drop", game.OVER: "game over", game.MENU: "menu"}
+SIDES = ("red", "yellow")
+
+
+def setting_text(key, value):
+    """A setting as the player would say it (never an internal value like -1)."""
+    if key == "mode":
+        return {"ai": "vs AI", "two": "two players", "demo": "demo"}.get(value, str(value))
+    if key == "blunder":
+        return "the level's own" if value < 0 else "%d%%" % value
+    if key == "first":
+        return {"red": "red (you)", "yellow": "yellow (the AI)", "alternate": "alternate",
+                "loser": "the loser"}.get(value, str(value))
+    return str(value)
+
+
+def menu_text(m):
+    if m.page >= 0:
+        kind = (ticks_diff(m.now, m.page_since) // menu_mod.SHOW_MS) % 3
+        if m.page < MAX_LEVEL:
+            return "stats: level %d %s %d" % (m.page + 1, ("wins", "losses", "draws")[kind],
+                                              m.stats["ai"][m.page][kind])
+        return "stats: two players %s %d" % (("red wins", "yellow wins", "draws")[kind],
+                                             m.stats["two"][kind])
+    key = menu_mod.ITEMS[m.item]
+    if key in m.settings:
+        return "menu: %s = %s%s" % (key, setting_text(key, m.settings[key]),
+                                    " (changing)" if m.editing else "")
+    return "menu: " + key
+
+
+def result_text(g):
+    """Who won the game of a "game" event."""
+    if g["winner"] < 0:
+        return "a draw"
+    if g["mode"] == "vs AI":
+        return "you win" if g["winner"] == 0 else "the AI wins"
+    return SIDES[g["winner"]] + " wins"
+
+
+def status_line(app, last_game=None, save_error=None):
+    """One line: mode and level, what is happening, who won; a failed save first."""
+    text = ""
+    if save_error:
+        text = "! " + save_error + " | "
+    if app.state == game.MENU:
+        return text + menu_text(app.menu)
+    if app.mode == game.MODE_DEMO:
+        text += "demo: level %d (red) vs level %d (yellow)" % tuple(app.demo_levels)
+    elif app.mode == game.MODE_AI:
+        text += "vs AI level %d" % app.settings["level"]
+    else:
+        text += "two players"
+    state = app.state
+    text += " | " + STATE_NAMES.get(state, "?")
+    if state == game.PLAY:
+        if app.mode == game.MODE_TWO:
+            text += ": %s to move" % SIDES[app.side_to_move()]
+        else:
+            text += ": the AI's move" if app.ai_to_move() else ": your move"
+    if state in (game.THINK, game.CHOSEN, game.HELD):
+        r = app.last_search if state != game.THINK else None
+        if r is not None and r.stopped == "blunder":
+            text += ": a random move (the level's blunder)"
+        else:
+            depth, score, nodes = app.think_info
+            nodes = max(nodes, app.think_nodes)
+            if nodes:
+                text += ": depth %d, %d nodes" % (depth, nodes)
+    if state == game.OVER and last_game is not None:
+        text += ": " + result_text(last_game)
+    if app.dimmed:
+        text += " | dimmed"
+    return text
