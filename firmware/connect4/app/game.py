@@ -126,7 +126,6 @@ class App:
         # AI turn
         self.result = None  # the search's, in CHOSEN and HELD
         self.last_search = None
-        self.turn_since = 0
         self.thinking = False
         self.think_info = (0, 0, 0)  # depth, score, nodes of the last finished iteration
         self.think_nodes = 0
@@ -262,11 +261,10 @@ class App:
             self.thinking = False
         self.result = result
         self.last_search = result
-        self.turn_since = self.state_since  # the minimum think time counts from the turn's start
         if result.stopped == STOP_POLL:
             self._go(HELD, self.clock.ticks_ms())
         else:
-            self._go(CHOSEN, now)
+            self._go(CHOSEN, self.state_since)  # CHOSEN keeps the clock of the turn, which began in THINK
 
     def _think_frame_shown(self, now):
         """Draw one frame before the search blocks: has the step that entered THINK drawn
@@ -274,10 +272,11 @@ class App:
         return self._elapsed(now) > 0 or not self.dirty
 
     def _on_chosen(self, sig, now):
-        """The AI has its move; it drops once the turn has lasted the minimum time, or at a press."""
+        """The AI has its move; it drops once the turn (THINK and CHOSEN: _elapsed) has lasted
+        the minimum think time, or at a press."""
         if sig == _TICK:
             wait = self.cfg["demo_move_ms"] if self.mode == MODE_DEMO else self.cfg["ai_min_think_ms"]
-            if self.clock.ticks_diff(now, self.turn_since) >= wait:
+            if self._elapsed(now) >= wait:
                 self.drop(self.result.move, now)  # type: ignore[union-attr]  # set by the search
         elif sig == SELECT:
             self.drop(self.result.move, now)  # type: ignore[union-attr]  # move now
