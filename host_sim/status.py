@@ -10,6 +10,7 @@ from connect4.app import game, menu as menu_mod
 from connect4.engine.levels import MAX_LEVEL
 
 STATE_NAMES = {game.INTRO: "intro", game.PLAY: "play", game.THINK: "thinking",
+               game.CHOSEN: "thinking", game.HELD: "thinking",  # the AI's move, found
                game.DROP: "drop", game.OVER: "game over", game.MENU: "menu"}
 SIDES = ("red", "yellow")
 
@@ -70,8 +71,8 @@ def status_line(app, last_game=None, save_error=None):
             text += ": %s to move" % SIDES[app.side_to_move()]
         else:
             text += ": the AI's move" if app.ai_to_move() else ": your move"
-    if state == game.THINK:
-        r = app.last_search if app.searched else None
+    if state in (game.THINK, game.CHOSEN, game.HELD):
+        r = app.last_search if state != game.THINK else None
         if r is not None and r.stopped == "blunder":
             text += ": a random move (the level's blunder)"
         else:

@@ -6,7 +6,7 @@ import tempfile
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from connect4.engine.board import Board
-from connect4.app.game import PLAY, THINK, OVER, MENU
+from connect4.app.game import PLAY, THINK, CHOSEN, HELD, OVER, MENU
 from host_sim.world import Sim, now_ms
 from fakes import hue, assert_board_shown
 
@@ -38,7 +38,7 @@ def check(s):
     assert board.winner == replay.winner
     if app.state == MENU:
         assert any(hue(s.panel.rgb(x, 0)) != "off" for x in range(7))
-    if app.state not in (PLAY, THINK, OVER):
+    if app.state not in (PLAY, THINK, CHOSEN, HELD, OVER):
         return
     assert_board_shown(app, s.panel.rgb)
     if app.state == PLAY and not app.ai_to_move():

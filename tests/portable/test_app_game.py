@@ -1,9 +1,11 @@
 """The game app on fake hardware: scripted input, asserting pixels and state."""
-from connect4.app.game import PLAY, THINK, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
+from connect4.app.game import PLAY, THINK, CHOSEN, HELD, DROP, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
 from connect4.app.store import Store
 from connect4.engine import levels
 from connect4.engine.search import STOP_POLL, STOP_TIME
 from fakes import Rig, hue, assert_board_shown
+
+AI_TURN = (THINK, CHOSEN, HELD)  # the AI searches, or shows the move it chose
 
 
 def board_hues(rig):
@@ -26,7 +28,7 @@ def play(rig, col):
 def start(rig, mode="ai", level=1, first="red"):
     rig.store.settings.update({"mode": mode, "level": level, "first": first})
     rig.run_for(1600)  # the power-on animation
-    assert rig.app.state in (PLAY, THINK), rig.app.state
+    assert rig.app.state == PLAY or rig.app.state in AI_TURN, rig.app.state
 
 
 def test_power_on_then_the_layout_of_a_new_game():
@@ -227,8 +229,44 @@ def test_a_long_press_during_the_search_abandons_it_for_the_menu():
     assert rig.app.board.count == 1  # the AI did not move
     rig.run_for(400)  # the button is released
     rig.long_press()
-    assert rig.app.state in (PLAY, THINK)
+    assert rig.app.state == PLAY or rig.app.state in AI_TURN
     rig.run_until(lambda: rig.app.board.count == 2, 10000)  # it thinks again and moves
+
+
+def states_until(rig, cond, limit=20000):
+    """The states the app passes through (each once per visit) until cond() holds."""
+    seen = [rig.app.state]
+    end = rig.clock.elapsed + limit
+    while not cond():
+        assert rig.clock.elapsed < end, seen
+        rig.app.step()
+        rig.clock.sleep_ms(2)
+        if rig.app.state != seen[-1]:
+            seen.append(rig.app.state)
+    return seen
+
+
+def test_the_ai_turn_state_by_state():
+    """THINK shows the AI's disc in one frame before the search blocks; CHOSEN waits out the
+    minimum think time; a press during the search goes through HELD."""
+    rig = Rig("game13")
+    start(rig, level=8)
+    disc = []
+
+    def choose(board, **kw):  # what the matrix shows as the search starts
+        disc.append(hue(rig.pixel(3, 0)))
+        return real(board, **kw)
+    real = rig.app.ai.choose
+    rig.app.ai.choose = choose
+    play(rig, 3)
+    assert states_until(rig, lambda: rig.app.board.count == 2) == [DROP, PLAY, THINK, CHOSEN, DROP]
+    assert disc == ["yellow"]
+    rig.run_until(lambda: human_turn(rig))
+    play(rig, 0)
+    rig.run_until(lambda: rig.app.state == THINK)
+    rig.clock.at(100, rig.select, 0)
+    rig.clock.at(180, rig.select, 1)
+    assert states_until(rig, lambda: rig.app.board.count == 4) == [THINK, HELD, DROP]
 
 
 def test_idle_dims_and_the_first_input_only_wakes():

@@ -91,3 +91,25 @@ def test_heights_and_copy_are_independent():
     c = b.copy()
     c.play(6)
     assert b.count == 4 and c.count == 5
+
+
+def test_play_returns_the_row_the_disc_landed_in():
+    b = Board("1112")
+    assert b.play(0) == 3 and b.play(1) == 1 and b.play(6) == 0
+    assert b.get(0, 3) == 1 and b.get(1, 1) == 2 and b.get(6, 0) == 1
+    assert b.get(0, 4) == 0 and b.get(6, 1) == 0
+
+
+def test_rows_and_columns_name_every_cell_of_a_full_board():
+    """Replaying a drawn game: each move lands on the row `height` promised, and
+    get(col, row) then shows the player who dropped it, for all 42 cells."""
+    b = Board()
+    owner = {}
+    for i in range(len(DRAW)):
+        col = ord(DRAW[i]) - ord("1")
+        row = b.height(col)
+        assert b.play(col) == row and 0 <= row < 6
+        owner[(col, row)] = 1 + i % 2
+    assert len(owner) == 42
+    for (col, row), player in owner.items():
+        assert b.get(col, row) == player, (col, row)

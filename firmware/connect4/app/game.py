@@ -3,17 +3,36 @@
 `App` receives the drivers (a Display, an Input, a Store, an optional
 watchdog) and a clock (the `time` module on the board; tests pass a fake),
 and never touches pins. `run()` loops: poll the controls, handle their
-events, advance the state, draw when something changed.
+events, let time pass (TICK), draw when something changed.
 
-States: INTRO (power-on animation) -> PLAY (a player chooses a column) ->
-THINK (the AI searches) -> DROP (the disc falls) -> PLAY ... -> OVER (the
-result animation; a press starts the next game). MENU opens on a long press.
+The flow is a state machine. Each state is one method `_on_<state>(sig, now)`
+that handles ENTER (its entry action), TICK and the input events, and moves
+on with `_go(state)`; `_STATES` (after the class) maps each state to it.
+Adding a screen is adding a state: a constant, a method, a table entry and
+its drawing in `render`.
 
-The AI's search blocks the loop, so its poll hook (every `poll_interval`
-nodes) pulses the AI's disc, feeds the watchdog and reads the SELECT pin: a
-new press stops the search at once. The press then resolves as usual: a
-click plays the best move found so far, a long press abandons the search and
-opens the menu. In the demo, any press leaves the demo.
+    state   entry            events                       time (TICK)
+    INTRO   -                any: the game (or demo)      end of animation: the same
+    PLAY    cursor playable  LEFT/RIGHT, SELECT: DROP     the AI to move: THINK; idle: demo
+    THINK   -                -                            frame shown: search -> CHOSEN / HELD
+    CHOSEN  -                SELECT: DROP (move now)      minimum think time over: DROP
+    HELD    -                SELECT: DROP                 released, no click came: DROP
+    DROP    -                LEFT/RIGHT                   landed: PLAY, or OVER (stats saved)
+    OVER    -                SELECT: a new game (PLAY)    demo: next game; idle: demo
+    MENU    the menu opens   the menu's; close: see       idle: demo
+                             close_menu
+
+Two rules hold in every state but MENU (`_event`): in the demo, any input
+leaves it (back to the interrupted mode's game, or the menu); a long press
+opens the menu (from INTRO it starts the game). The idle dimming is common
+to all states but INTRO (`_tick`).
+
+The AI's search blocks the loop, so THINK first lets one frame with the
+AI's pulsing disc be drawn, then searches. Its poll hook (every
+`poll_interval` nodes) pulses that disc, feeds the watchdog and reads the
+SELECT pin: a new press stops the search at once (-> HELD). The press then
+resolves as usual: a click plays the best move found so far, a long press
+abandons the search and opens the menu. In the demo, any press leaves the demo.
 
 Observation: `listener(kind, data)`, if given, hears what happened, for
 records or a display elsewhere; the only kind the app emits is "game" when a
@@ -45,6 +64,11 @@ THINK = const(2)
 DROP = const(3)
 OVER = const(4)
 MENU = const(5)
+CHOSEN = const(6)
+HELD = const(7)
+# the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
+_TICK = const(-1)
+_ENTER = const(-2)
 
 MODE_AI = const(0)
 MODE_TWO = const(1)
@@ -52,12 +76,12 @@ MODE_DEMO = const(2)
 MODE_NAMES = ("vs AI", "two players", "demo")
 
 SIDE_COLORS = (RED, YELLOW)
-INTRO_MS = const(1400)
-FRAME_MS = const(40)  # animation frame period
-PULSE_MS = const(60)  # the thinking disc's redraw period inside the search (a show() costs a few ms on the chip)
-DROP_ROW_MS = const(45)
-DEMO_OVER_MS = const(3000)
-HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
+_INTRO_MS = const(1400)
+_FRAME_MS = const(40)  # animation frame period
+_PULSE_MS = const(60)  # the thinking disc's redraw period inside the search (a show() costs a few ms on the chip)
+_DROP_ROW_MS = const(45)
+_DEMO_OVER_MS = const(3000)
+_HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
 
 
 class App:
@@ -82,7 +106,7 @@ class App:
         self.menu = Menu(self.settings, settings_store.stats, self._set_brightness)
         self.colors = [0, RED, YELLOW]  # by engine player
         self.mode = MODE_AI
-        self.resume_mode = -1  # the demo started by itself: go back to this mode
+        self.resume_mode = -1  # leaving the demo: a game in this mode, or -1: the menu
         self.first_side = 0
         self.last_first = -1
         self.last_loser = -1
@@ -95,15 +119,13 @@ class App:
         self.dirty = True
         self.next_frame = 0
         self.last_input = 0
+        self.idle_ms = 0  # since the last input, as of this loop step's TICK
         self.dimmed = False
         self.games = 0
         self.stopped = False
         # AI turn
-        self.result = None
+        self.result = None  # the search's, in CHOSEN and HELD
         self.last_search = None
-        self.searched = False
-        self.held = False
-        self.held_since = 0
         self.thinking = False
         self.think_info = (0, 0, 0)  # depth, score, nodes of the last finished iteration
         self.think_nodes = 0
@@ -114,20 +136,14 @@ class App:
         self._info_cb = self._info
         # drop animation
         self.drop_col = 0
-        self.drop_index = -1
+        self.drop_row = -1
+        self.drop_top = 0
+        self.drop_bottom = 0
         self._set_brightness(self.settings["brightness"])
 
     # ---- helpers
     def _set_brightness(self, level):
         self.display.set_brightness(brightness_for(level))
-
-    def now(self):
-        return self.clock.ticks_ms()
-
-    def _enter(self, state, now):
-        self.state = state
-        self.state_since = now
-        self.dirty = True
 
     def side_to_move(self):
         return self.first_side if self.board.turn == 1 else 1 - self.first_side
@@ -138,18 +154,181 @@ class App:
         return self.mode == MODE_AI and self.side_to_move() == 1
 
     def _elapsed(self, now):
+        """ms in the current state."""
         return self.clock.ticks_diff(now, self.state_since)
 
     def _emit(self, kind, data):
         if self.listener is not None:
             self.listener(kind, data)
 
-    # ---- flow
+    # ---- the state machine
     def start(self):
-        now = self.now()
+        now = self.clock.ticks_ms()
         self.last_input = now
-        self._enter(INTRO, now)
+        self._go(INTRO, now)
 
+    def _go(self, state, now):
+        """Enter `state`: its clock starts, the screen redraws, its ENTER action runs."""
+        self.state = state
+        self.state_since = now
+        self.dirty = True
+        _STATES[state](self, _ENTER, now)
+
+    def _event(self, ev, now):
+        """An input event: the rules for every state, then the state's own handler."""
+        state = self.state
+        woken = self.dimmed
+        if woken:
+            self.dimmed = False
+            self._set_brightness(self.settings["brightness"])
+            self.dirty = True
+        if self.mode == MODE_DEMO and state != MENU:
+            self.leave_demo(now)  # in the demo, any input leaves it
+        elif woken:
+            pass  # a dimmed board's first input only wakes it
+        elif ev == LONG_SELECT and state != INTRO and state != MENU:  # the menu, from the game
+            if state == DROP:
+                self._landed(now)  # the falling disc lands at once
+            self.open_menu(now, OVER if self.state == OVER else PLAY)  # an abandoned search starts again
+        else:
+            _STATES[state](self, ev, now)
+
+    def _tick(self, now):
+        """Time passes: the idle dimming for every state, then the state's own TICK."""
+        cfg = self.cfg
+        self.idle_ms = self.clock.ticks_diff(now, self.last_input)
+        if (not self.dimmed and cfg["idle_dim_ms"] and self.idle_ms >= cfg["idle_dim_ms"]
+                and self.state != INTRO):
+            self.dimmed = True
+            self.display.set_brightness(max(1, brightness_for(self.settings["brightness"]) // 4))
+            self.dirty = True
+        _STATES[self.state](self, _TICK, now)
+
+    # Each state is one method, called with ENTER (on entry), TICK (every loop
+    # step) or an input event (LEFT, RIGHT, SELECT; LONG_SELECT only in INTRO
+    # and MENU, see _event). It leaves by calling _go or a transition below.
+    def _on_intro(self, sig, now):
+        """Power-on animation; any input, or its end, starts the game."""
+        if sig == _ENTER or (sig == _TICK and self._elapsed(now) < _INTRO_MS):
+            return
+        if sig != _TICK:
+            self.input.flush()
+        mode = self._mode_index(self.settings["mode"])  # the saved mode's first game
+        if mode == MODE_DEMO:
+            self.start_demo(now, -1)
+        else:
+            self.new_game(now, mode)
+
+    def _on_play(self, sig, now):
+        """The side to move chooses: the cursor for a person, THINK for the AI."""
+        if sig == _ENTER:
+            self._fix_cursor()
+        elif self.ai_to_move():
+            if sig == _TICK:
+                self._go(THINK, now)
+        elif sig == _TICK:
+            limit = self.cfg["demo_idle_game_ms"]
+            if limit and self.idle_ms >= limit:
+                self.start_demo(now, self.mode)
+        elif sig == SELECT:
+            if self.board.can_play(self.cursor):
+                self.drop(self.cursor, now)
+        else:
+            self._move_cursor(sig)
+
+    def _on_think(self, sig, now):
+        """The AI's turn: a frame shows its pulsing disc, then the search blocks the loop
+        (its poll hook keeps the matrix alive); then CHOSEN, or HELD if a press stopped it."""
+        if sig != _TICK or not self._think_frame_shown(now):
+            return
+        if self.mode == MODE_DEMO:
+            self.ai.set_level(self.demo_levels[self.side_to_move()])
+            self.ai.blunder = None
+        else:
+            self.ai.set_level(self.settings["level"])
+            blunder = self.settings["blunder"]
+            self.ai.blunder = None if blunder < 0 else blunder
+        self._armed = not self.input.pressed()  # a press held from before must be released first
+        self._polls = 0
+        self._next_pulse = now
+        self.think_nodes = 0
+        self.think_info = (0, 0, 0)
+        self.thinking = True
+        try:
+            result = self.ai.choose(self.board, poll=self._hook, info=self._info_cb,
+                                    time_ms=self.time_cap_ms)
+        finally:
+            self.thinking = False
+        self.result = result
+        self.last_search = result
+        if result.stopped == STOP_POLL:
+            self._go(HELD, self.clock.ticks_ms())
+        else:
+            self._go(CHOSEN, self.state_since)  # CHOSEN keeps the clock of the turn, which began in THINK
+
+    def _think_frame_shown(self, now):
+        """Draw one frame before the search blocks: has the step that entered THINK drawn
+        the AI's disc? (The search itself shows nothing until its first poll.)"""
+        return self._elapsed(now) > 0 or not self.dirty
+
+    def _on_chosen(self, sig, now):
+        """The AI has its move; it drops once the turn (THINK and CHOSEN: _elapsed) has lasted
+        the minimum think time, or at a press."""
+        if sig == _TICK:
+            wait = self.cfg["demo_move_ms"] if self.mode == MODE_DEMO else self.cfg["ai_min_think_ms"]
+            if self._elapsed(now) >= wait:
+                self.drop(self.result.move, now)  # type: ignore[union-attr]  # set by the search
+        elif sig == SELECT:
+            self.drop(self.result.move, now)  # type: ignore[union-attr]  # move now
+
+    def _on_held(self, sig, now):
+        """A new press stopped the search: a click plays the best move so far, a long
+        press opens the menu (_event); a press the buttons never report counts as a click."""
+        if sig == _TICK:
+            if self.mode == MODE_DEMO:
+                self.leave_demo(now)
+            elif (not self.input.busy() and not self.input.pressed()
+                  and self._elapsed(now) >= _HELD_GRACE_MS):
+                self.drop(self.result.move, now)  # type: ignore[union-attr]  # set by the search
+        elif sig == SELECT:
+            self.drop(self.result.move, now)  # type: ignore[union-attr]
+
+    def _on_drop(self, sig, now):
+        """The disc falls row by row; the cursor may move meanwhile."""
+        if sig == _TICK:
+            if self._elapsed(now) >= (self.drop_bottom - self.drop_top + 1) * _DROP_ROW_MS:
+                self._landed(now)
+        elif sig != _ENTER and sig != SELECT:
+            self._move_cursor(sig)
+
+    def _on_over(self, sig, now):
+        """The result shows; a press starts the next game (the demo's starts by itself)."""
+        if sig == _TICK:
+            if self.mode == MODE_DEMO:
+                if self._elapsed(now) >= _DEMO_OVER_MS:
+                    self.new_game(now)
+            elif self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
+                self.start_demo(now, self.mode)
+        elif sig == SELECT:
+            self.new_game(now)
+
+    def _on_menu(self, sig, now):
+        """The settings; closing decides the next game (close_menu). Idle here starts the demo."""
+        if sig == _ENTER:
+            self.menu.open(self.settings, self.store.stats)
+        elif sig == _TICK:
+            if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
+                if self.menu.changed:
+                    self.store.save()
+                mode = self._mode_index(self.settings["mode"])
+                self.start_demo(now, -1 if mode == MODE_DEMO else mode)
+        else:
+            self.dirty = True
+            if self.menu.event(sig) == CLOSE:
+                self.input.flush()
+                self.close_menu(now)
+
+    # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
         if mode >= 0:
             self.mode = mode
@@ -173,32 +352,27 @@ class App:
             a, b = self.demo_order
             self.demo_levels = (a, b) if side == 0 else (b, a)
         self.cursor = 3
-        self.result = None
-        self._enter(PLAY, now)
+        self._go(PLAY, now)
 
     def _mode_index(self, name):
         return store.MODES.index(name) if name in store.MODES else MODE_AI
 
-    def start_demo(self, now, from_idle):
-        self.resume_mode = self.mode if from_idle else -1
+    def start_demo(self, now, back_to):
+        """The demo; leaving it starts a game in mode `back_to`, or opens the menu if -1."""
+        self.resume_mode = back_to
         self.new_game(now, MODE_DEMO)
 
     def leave_demo(self, now):
         self.input.flush()
         if self.resume_mode >= 0:
-            mode = self.resume_mode
-            self.resume_mode = -1
-            self.new_game(now, mode)
+            self.new_game(now, self.resume_mode)
         else:
             self.open_menu(now, -1)  # closing the menu starts a new game
 
     def open_menu(self, now, back_to):
+        """The menu; closing it unchanged goes back to `back_to` (PLAY or OVER; -1: a new game)."""
         self.menu_return = back_to
-        self.menu.open(self.settings, self.store.stats)
-        self.held = False
-        self.result = None
-        self.searched = False
-        self._enter(MENU, now)
+        self._go(MENU, now)
 
     def close_menu(self, now):
         changed = self.menu.changed
@@ -206,15 +380,12 @@ class App:
             self.store.save()
         mode = self._mode_index(self.settings["mode"])
         if mode == MODE_DEMO and ("mode" in changed or self.menu_return < 0):
-            self.start_demo(now, False)
+            self.start_demo(now, -1)
         elif ("mode" in changed or "level" in changed or "blunder" in changed
               or self.menu_return < 0 or self.mode == MODE_DEMO):
             self.new_game(now, mode)
-        elif self.menu_return == OVER:
-            self._enter(OVER, now)
         else:
-            self._enter(PLAY, now)  # an abandoned search starts again
-            self._fix_cursor()
+            self._go(self.menu_return, now)
 
     def _fix_cursor(self):
         """Keep the cursor on a playable column (nearest to where it was)."""
@@ -227,7 +398,9 @@ class App:
                     self.cursor = c
                     return
 
-    def _move_cursor(self, step):
+    def _move_cursor(self, ev):
+        """LEFT or RIGHT: to the next playable column that way."""
+        step = 1 if ev == RIGHT else -1
         c = self.cursor + step
         while 0 <= c < WIDTH:
             if self.board.can_play(c):
@@ -238,26 +411,19 @@ class App:
 
     def drop(self, col, now):
         """Play `col` for the side to move and start the falling animation."""
-        index = self.board.play(col)  # raises on an illegal move: a bug, never a game state
+        row = self.board.play(col)  # raises on an illegal move: a bug, never a game state
         self.drop_col = col
-        self.drop_index = index
-        self.result = None
-        self.searched = False
-        self.held = False
-        self._enter(DROP, now)
-
-    def _drop_path(self):
-        """First and last y of the falling disc."""
-        return max(0, self.layout.hover_y), self.layout.cell_y((self.drop_index >> 3) - 1)
+        self.drop_row = row
+        self.drop_top = max(0, self.layout.hover_y)  # the falling disc's first and last y
+        self.drop_bottom = self.layout.cell_y(row)
+        self._go(DROP, now)
 
     def _landed(self, now):
-        self.drop_index = -1
-        board = self.board
-        if board.is_over():
+        self.drop_row = -1
+        if self.board.is_over():
             self._game_over(now)
         else:
-            self._enter(PLAY, now)
-            self._fix_cursor()
+            self._go(PLAY, now)
 
     def _game_over(self, now):
         board = self.board
@@ -280,39 +446,9 @@ class App:
             "first": self.first_side,
             "levels": self.demo_levels if self.mode == MODE_DEMO else (0, self.settings["level"]),
         })
-        self._enter(OVER, now)
+        self._go(OVER, now)
 
     # ---- the AI
-    def _level_for(self, side):
-        if self.mode == MODE_DEMO:
-            return self.demo_levels[side], None
-        blunder = self.settings["blunder"]
-        return self.settings["level"], None if blunder < 0 else blunder
-
-    def _think(self, now):
-        """Run the search (blocking; the poll hook keeps the matrix alive)."""
-        level, blunder = self._level_for(self.side_to_move())
-        self.ai.set_level(level)
-        self.ai.blunder = blunder
-        self._armed = not self.input.pressed()  # a press held from before must be released first
-        self._polls = 0
-        self._next_pulse = now
-        self.think_nodes = 0
-        self.think_info = (0, 0, 0)
-        self.thinking = True
-        try:
-            result = self.ai.choose(self.board, poll=self._hook, info=self._info_cb,
-                                    time_ms=self.time_cap_ms)
-        finally:
-            self.thinking = False
-        self.searched = True
-        self.result = result
-        self.last_search = result
-        if result.stopped == STOP_POLL:
-            self.held = True
-            self.held_since = self.now()
-        self.dirty = True
-
     def _info(self, depth, score, nodes):
         self.think_info = (depth, score, nodes)
 
@@ -325,7 +461,7 @@ class App:
         if self.wdt is not None:
             self.wdt.feed()
         if clock.ticks_diff(now, self._next_pulse) >= 0:
-            self._next_pulse = clock.ticks_add(now, PULSE_MS)
+            self._next_pulse = clock.ticks_add(now, _PULSE_MS)
             self._draw_thinking(now)
             self.display.show()
         down = self.input.pressed()
@@ -337,115 +473,6 @@ class App:
     def _draw_thinking(self, now):
         x, y = self.layout.hover_cell(self.board, 3)
         self.display.set(x, y, scale(SIDE_COLORS[self.side_to_move()], pulse(now)))
-
-    # ---- events
-    def _event(self, ev, now):
-        state = self.state
-        if self.mode == MODE_DEMO and state != MENU:
-            self.leave_demo(now)
-            return
-        if state == INTRO:
-            self.input.flush()
-            self._begin(now)
-        elif state == MENU:
-            self.dirty = True
-            if self.menu.event(ev) == CLOSE:
-                self.input.flush()
-                self.close_menu(now)
-        elif ev == LONG_SELECT:
-            if state == DROP:
-                self._landed(now)
-                state = self.state
-            self.open_menu(now, OVER if state == OVER else PLAY)
-        elif state == PLAY and not self.ai_to_move():
-            if ev == LEFT:
-                self._move_cursor(-1)
-            elif ev == RIGHT:
-                self._move_cursor(1)
-            elif ev == SELECT and self.board.can_play(self.cursor):
-                self.drop(self.cursor, now)
-        elif state == THINK:
-            if ev == SELECT and self.searched and self.result is not None:
-                self.drop(self.result.move, now)  # move now: the best so far
-        elif state == DROP:
-            if ev == LEFT:
-                self._move_cursor(-1)
-            elif ev == RIGHT:
-                self._move_cursor(1)
-        elif state == OVER:
-            if ev == SELECT:
-                self.new_game(now)
-
-    def _begin(self, now):
-        mode = self._mode_index(self.settings["mode"])
-        if mode == MODE_DEMO:
-            self.start_demo(now, False)
-        else:
-            self.new_game(now, mode)
-
-    def _wake(self, now):
-        self.dimmed = False
-        self._set_brightness(self.settings["brightness"])
-        self.dirty = True
-        if self.mode == MODE_DEMO and self.state != MENU:
-            self.leave_demo(now)
-
-    # ---- time
-    def _update(self, now):
-        state = self.state
-        cfg = self.cfg
-        idle = self.clock.ticks_diff(now, self.last_input)
-        if not self.dimmed and cfg["idle_dim_ms"] and idle >= cfg["idle_dim_ms"] and state != INTRO:
-            self.dimmed = True
-            self.display.set_brightness(max(1, brightness_for(self.settings["brightness"]) // 4))
-            self.dirty = True
-        if state == INTRO:
-            if self._elapsed(now) >= INTRO_MS:
-                self._begin(now)
-        elif state == PLAY:
-            if self.ai_to_move():
-                self._enter(THINK, now)
-                self.searched = False
-                self.result = None
-            else:
-                limit = cfg["demo_idle_game_ms"]
-                if limit and idle >= limit and self.mode != MODE_DEMO:
-                    self.start_demo(now, True)
-        elif state == THINK:
-            if not self.searched:
-                if self._elapsed(now) > 0 or not self.dirty:
-                    self._think(now)
-            elif self.held:
-                if self.mode == MODE_DEMO:
-                    self.leave_demo(now)
-                elif (not self.input.busy() and not self.input.pressed()
-                      and self.clock.ticks_diff(now, self.held_since) >= HELD_GRACE_MS):
-                    self.drop(self.result.move, now)  # type: ignore[union-attr]  # set when searched
-            else:
-                wait = cfg["demo_move_ms"] if self.mode == MODE_DEMO else cfg["ai_min_think_ms"]
-                if self._elapsed(now) >= wait:
-                    self.drop(self.result.move, now)  # type: ignore[union-attr]  # set when searched
-        elif state == DROP:
-            top, bottom = self._drop_path()
-            if self._elapsed(now) >= (bottom - top + 1) * DROP_ROW_MS:
-                self._landed(now)
-        elif state == OVER:
-            if self.mode == MODE_DEMO:
-                if self._elapsed(now) >= DEMO_OVER_MS:
-                    self.new_game(now)
-            elif cfg["demo_idle_ms"] and idle >= cfg["demo_idle_ms"]:
-                self.start_demo(now, True)
-        elif state == MENU:
-            if cfg["demo_idle_ms"] and idle >= cfg["demo_idle_ms"]:
-                if self.menu.changed:
-                    self.store.save()
-                self.start_demo(now, True)
-                self.resume_mode = self._mode_index(self.settings["mode"])
-                if self.resume_mode == MODE_DEMO:
-                    self.resume_mode = -1
-
-    def animating(self):
-        return self.state in (INTRO, THINK, DROP, OVER, MENU) or self.layout.hover_y < 0
 
     # ---- drawing
     def render(self, now):
@@ -469,16 +496,15 @@ class App:
                 draw_draw(d, layout, board, self.colors, t)
             return
         if state == DROP:
-            mover = self.colors[board.cells[self.drop_index]]
+            mover = self.colors[board.get(self.drop_col, self.drop_row)]
             draw_frame(d, layout, mover, self.mode)
-            draw_board(d, layout, board, self.colors, 255, self.drop_index)
-            top, bottom = self._drop_path()
-            d.set(self.drop_col, min(bottom, top + t // DROP_ROW_MS), mover)
+            draw_board(d, layout, board, self.colors, 255, self.drop_col, self.drop_row)
+            d.set(self.drop_col, min(self.drop_bottom, self.drop_top + t // _DROP_ROW_MS), mover)
             return
-        side = self.side_to_move()
+        side = self.side_to_move()  # PLAY, or the AI's turn: THINK, CHOSEN, HELD
         draw_frame(d, layout, SIDE_COLORS[side], self.mode)
         draw_board(d, layout, board, self.colors)
-        if state == THINK:
+        if state != PLAY:
             self._draw_thinking(now)
         elif not self.ai_to_move():
             x, y = layout.hover_cell(board, self.cursor)
@@ -494,21 +520,21 @@ class App:
         ev = inp.get()
         while ev:
             self.last_input = now
-            if self.dimmed:
-                self._wake(now)
-            else:
-                self._event(ev, now)
+            self._event(ev, now)
             ev = inp.get()
         if inp.busy():
             self.last_input = now
-        self._update(now)
+        self._tick(now)
         if self.wdt is not None:
             self.wdt.feed()
-        if self.dirty or (self.animating() and clock.ticks_diff(now, self.next_frame) >= 0):
+        # redraw on a change, or every _FRAME_MS while the picture moves by itself:
+        # all states but PLAY (its cursor blinks only on a board without a hover row)
+        animating = self.state != PLAY or self.layout.hover_y < 0
+        if self.dirty or (animating and clock.ticks_diff(now, self.next_frame) >= 0):
             self.render(now)
             self.display.show()
             self.dirty = False
-            self.next_frame = clock.ticks_add(now, FRAME_MS)
+            self.next_frame = clock.ticks_add(now, _FRAME_MS)
 
     def run(self, stop=None):
         """The main loop; returns when stop() is true (never, on the board)."""
@@ -518,3 +544,8 @@ class App:
         while not self.stopped and (stop is None or not stop()):
             self.step()
             clock.sleep_ms(pause)
+
+
+# The state machine's table: each state's method, by state number.
+_STATES = (App._on_intro, App._on_play, App._on_think, App._on_drop, App._on_over, App._on_menu,
+           App._on_chosen, App._on_held)

@@ -47,15 +47,13 @@ class Layout:
         return col, self.cell_y(row if row < HEIGHT else HEIGHT - 1)
 
 
-def draw_board(display, layout, board, colors, level=255, skip=-1):
-    """The discs of `board`; colors[p] is player p's colour; cell index `skip` left dark."""
-    cells = board.cells
+def draw_board(display, layout, board, colors, level=255, hide_col=-1, hide_row=-1):
+    """The discs of `board`; colors[p] is player p's colour; the cell (hide_col, hide_row) left dark."""
     for row in range(HEIGHT):
         y = layout.cell_y(row)
-        base = (row + 1) * 8
         for col in range(WIDTH):
-            p = cells[base + col]
-            if p and base + col != skip:
+            p = board.get(col, row)
+            if p and (col != hide_col or row != hide_row):
                 display.set(col, y, scale(colors[p], level))
             else:
                 display.set(col, y, 0)
@@ -112,10 +110,9 @@ def draw_draw(display, layout, board, colors, now):
     """A full board without a winner: the discs breathe in a checker pattern."""
     a = pulse(now, 1200, 30)
     b = pulse(now + 600, 1200, 30)
-    cells = board.cells
     for row in range(HEIGHT):
         for col in range(WIDTH):
-            p = cells[(row + 1) * 8 + col]
+            p = board.get(col, row)
             display.set(col, layout.cell_y(row), scale(colors[p], a if (row + col) & 1 else b) if p else 0)
     for x, y in layout.frame:
         display.set(x, y, mix(FRAME, 0x404040, a))

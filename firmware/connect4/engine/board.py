@@ -1,8 +1,15 @@
 """Connect 4 rules on a padded 8x8 bytearray (7 columns x 6 rows inside a border).
 
-Cell (col, row), row 0 at the bottom, lives at index (row + 1) * 8 + col. Column 7
+Callers speak columns and rows: `play(col)` returns the row the disc landed
+in, `get(col, row)` says whose disc is there, `height(col)` how many discs a
+column holds, `winning_line()` gives (col, row) pairs. Columns 0-6 from the
+left, rows 0-5 from the bottom, players 1 (moves first) and 2, 0 for empty.
+
+Inside the engine, cell (col, row) lives at index (row + 1) * 8 + col. Column 7
 and rows -1 and 6 hold BORDER, so a scan from any cell in any of the four
-directions stops by itself: no bounds checks, the same layout the search core uses.
+directions stops by itself: no bounds checks, the same layout the search core
+uses. `cells` and `tops` are that layout: the search core loads them, nothing
+outside the engine should index them.
 """
 from micropython import const
 
@@ -56,8 +63,8 @@ class Board:
     """
 
     def __init__(self, moves=""):
-        self.cells = new_cells()
-        self.tops = bytearray(WIDTH)  # next free index per column
+        self.cells = new_cells()  # the padded layout (engine only)
+        self.tops = bytearray(WIDTH)  # next free cell index per column (engine only)
         self.history = bytearray(WIDTH * HEIGHT)
         self.count = 0
         self.winner = 0
@@ -89,10 +96,12 @@ class Board:
         return 1 + (self.count & 1)
 
     def height(self, col):
-        return (self.tops[col] >> 3) - 1
+        """How many discs column `col` holds: the row the next one lands in."""
+        return self.tops[col] // STRIDE - 1
 
     def get(self, col, row):
-        return self.cells[cell_index(col, row)]
+        """The player whose disc is at (col, row), or 0 (EMPTY)."""
+        return self.cells[(row + 1) * STRIDE + col]  # cell_index, inlined: the app draws with it
 
     def can_play(self, col):
         return 0 <= col < WIDTH and self.tops[col] < TOP_ROW_END and not self.is_over()
@@ -119,7 +128,10 @@ class Board:
         return completes_four(self.cells, cell_index(col, row), player)
 
     def play(self, col):
-        """Drop the side to move's disc in 0-based `col`; raise ValueError if illegal."""
+        """Drop the side to move's disc in 0-based `col`; return the row it landed in.
+
+        Raise ValueError if the move is illegal.
+        """
         if self.is_over():
             raise ValueError("game is over")
         if not (0 <= col < WIDTH):
@@ -134,7 +146,7 @@ class Board:
         self.count += 1
         if completes_four(self.cells, index, player):
             self.winner = player
-        return index
+        return index // STRIDE - 1
 
     def undo(self):
         """Take back the last move; return its column."""
@@ -184,7 +196,7 @@ class Board:
                     continue
                 for d in DIRECTIONS:
                     if run_length(cells, start, d, self.winner) >= 3:
-                        return [((start + k * d) & 7, ((start + k * d) >> 3) - 1) for k in range(4)]
+                        return [((start + k * d) % STRIDE, (start + k * d) // STRIDE - 1) for k in range(4)]
         return None
 
     def __str__(self):
