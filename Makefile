@@ -49,7 +49,8 @@ help:
 	@echo "  FIRMWARE=...       make flash: the ESP32_GENERIC_C3 .bin from micropython.org"
 	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
-	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE"
+	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE,"
+	@echo "                     --only speed|accuracy|levels|perfect, --games N (vs the perfect player)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
 
 $(VENV_STAMP): requirements-dev.txt

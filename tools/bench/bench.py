@@ -7,13 +7,20 @@ Every figure is measured in this run:
      tools/data/chip.txt by tools/bench/instr_per_node.py, with its provenance),
      and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
-     perfect solver (../shared/bench when present, else the samples in tests/data);
+     perfect solver (tools/bench/perfect.py; ../shared/bench when present,
+     else the samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
   4. per level: nodes per move and the estimated time per move on the chip
      (nodes x instructions per node / 100 M instructions per second), and the
-     level's results against a careless adult and against the tutorial AI.
+     level's results against a careless adult and against the tutorial AI;
+  5. against a perfect player (tools/bench/perfect.py, bitbully): the top
+     level as first player against the perfect player; as second player
+     against a perfect player erring 20% of the time (did the board keep a
+     draw or a win once given one?); value kept and best move on the position
+     sets of tools/data/positions_*.txt (tools/bench/make_sets.py).
 
-Usage: python tools/bench/bench.py [--quick] [--micropython PATH] [--out FILE]
+Usage: python tools/bench/bench.py [--quick] [--only SECTION] [--games N]
+                                   [--micropython PATH] [--out FILE]
 """
 import argparse
 import multiprocessing
@@ -30,8 +37,9 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench  # noqa: E402
-from tools.bench.solver import Solver, read_benchmark  # noqa: E402
+from tools.bench import chipbench, perfect  # noqa: E402
+from tools.bench.make_sets import SETS, set_path  # noqa: E402
+from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
 from tools.common import CHIP_FILE, CHIP_IPS, ROOT, TOP_LEVEL as TOP, sign  # noqa: E402
 from tools.mpvm import memory  # noqa: E402
@@ -81,18 +89,12 @@ def bench_file(name):
     return os.path.join(ROOT, "tests", "data", name + ".sample")
 
 
-_solver = None
-
-
 def judge_position(args):
     """(keeps the game value, keeps the exact score, nodes) at the top level."""
-    global _solver
-    if _solver is None:
-        _solver = Solver()
     moves, score = args
     ai = AIPlayer(level=TOP, seed=1, blunder=0)
     result = ai.choose(Board(moves))
-    scores = _solver.analyze(moves)
+    scores = perfect.shared().analyze(moves)
     played = scores[result.move]
     return sign(played) == sign(score), played == score, result.nodes
 
@@ -191,6 +193,109 @@ def match(pool, level, opponent, games):
     return tally, nodes
 
 
+# ---------------------------------------------------------------- against a perfect player
+
+ERRING = 20  # percent of random moves of the erring perfect player
+
+
+def vs_perfect(args):
+    """One game of the top level against a perfect player (seeded; erring
+    `error` percent): (outcome for the engine 'W'/'D'/'L', engine nodes per
+    searched move, best value the engine was given: 1 win, 0 draw, -1 loss)."""
+    seed, engine_first, error = args
+    ai = AIPlayer(level=TOP, seed=seed)
+    other = perfect.PerfectPlayer(seed, error=error)
+    judge = perfect.shared()
+    board = Board()
+    ours = 1 if engine_first else 2
+    nodes, given = [], -1
+    while not board.is_over():
+        if board.turn == ours:
+            given = max(given, sign(judge.solve(board.moves_string())))
+            result = ai.choose(board)
+            if result.stopped != "blunder":
+                nodes.append(result.nodes)
+            board.play(result.move)
+        else:
+            board.play(other.choose(board.moves_string()))
+    outcome = "D" if not board.winner else ("W" if board.winner == ours else "L")
+    return outcome, nodes, given
+
+
+def perfect_match(pool, games, engine_first, error):
+    rows = pool.map(vs_perfect, [(seed, engine_first, error) for seed in range(1, games + 1)],
+                    chunksize=1)
+    return tally_perfect(rows)
+
+
+def tally_perfect(rows):
+    """(W/D/L tally, nodes, games given a draw or win, games that kept it) of
+    vs_perfect() rows. Kept: the result is at least the best value given."""
+    tally = {"W": 0, "D": 0, "L": 0}
+    nodes, given, kept = [], 0, 0
+    for outcome, n, best in rows:
+        tally[outcome] += 1
+        nodes += n
+        if best >= 0:  # given a draw or a win at some move: kept it?
+            given += 1
+            kept += {"W": 1, "D": 0, "L": -1}[outcome] >= best
+    return tally, nodes, given, kept
+
+
+def judge_set_position(args):
+    """(keeps the game value, plays a best move, nodes) at the top level."""
+    moves, score = args
+    result = AIPlayer(level=TOP, seed=1, blunder=0).choose(Board(moves))
+    played = perfect.shared().analyze(moves)[result.move]
+    return sign(played) == sign(score), played == score, result.nodes
+
+
+def set_accuracy(pool, lo, hi, limit):
+    path = set_path(lo, hi)
+    if not os.path.exists(path):
+        return None
+    items = [(moves, score) for _, moves, score in read_benchmark(path)][:limit]
+    rows = pool.map(judge_set_position, items, chunksize=8)
+    n = len(rows)
+    return {"file": os.path.relpath(path, ROOT).replace(os.sep, "/"), "positions": n,
+            "value": sum(r[0] for r in rows) / n, "best": sum(r[1] for r in rows) / n,
+            "mean_nodes": sum(r[2] for r in rows) // n, "max_nodes": max(r[2] for r in rows)}
+
+
+def against_perfect(pool, say, games, limit, ipn):
+    say("### Against a perfect player (top level %d, judged by bitbully)" % TOP)
+    say()
+    say("| games | W-D-L | mean nodes/move | est. chip s/move (mean / max) | given a draw or win | kept it |")
+    say("|---|---:|---:|---:|---:|---:|")
+    for engine_first, error in ((True, 0), (False, ERRING)):
+        tally, nodes, given, kept = perfect_match(pool, games, engine_first, error)
+        mean = sum(nodes) // max(len(nodes), 1)
+        peak = max(nodes) if nodes else 0
+        say("| %d as %s player vs perfect%s | %d-%d-%d | %d | %.2f / %.2f | %d | %s |" % (
+            games, "first" if engine_first else "second",
+            " erring %d%%" % error if error else "", tally["W"], tally["D"], tally["L"], mean,
+            chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, given,
+            "%.1f%%" % (100.0 * kept / given) if given else "-"))
+    say()
+    say("| set | positions | keeps the game value | plays a best move | mean nodes | max nodes |")
+    say("|---|---:|---:|---:|---:|---:|")
+    for lo, hi in SETS:
+        a = set_accuracy(pool, lo, hi, limit)
+        if a is None:
+            say("| %s: missing (make it with tools/bench/make_sets.py) | | | | | |"
+                % os.path.relpath(set_path(lo, hi), ROOT))
+            continue
+        say("| %s (%d-%d discs) | %d | %.1f%% | %.1f%% | %d | %d |" % (
+            a["file"], lo, hi, a["positions"], 100 * a["value"], 100 * a["best"],
+            a["mean_nodes"], a["max_nodes"]))
+    say()
+    say("Seeds 1..%d; the perfect player picks at random (seeded) among its best-score "
+        "moves; \"given a draw or win\": games where the board, at one of its moves, held "
+        "a drawn or won position; \"kept it\": of those, the games it ended with at least "
+        "that result." % games)
+    say()
+
+
 # ---------------------------------------------------------------- report
 
 def chip_ms(nodes, ipn):
@@ -202,10 +307,41 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="fewer positions and games (a smoke run)")
     parser.add_argument("--micropython", help="a MicroPython unix-port binary to count instructions per node")
     parser.add_argument("--out", help="also write the report to this file")
+    parser.add_argument("--only", choices=SECTIONS, help="run only this section")
+    parser.add_argument("--games", type=int, help="games against the perfect player, per row "
+                        "(default 100; --quick 10)")
     args = parser.parse_args(argv)
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
     started = time.time()
     say = common.Say()
+    run = lambda section: args.only in (None, section)  # noqa: E731
+    if run("speed"):
+        ipn = speed_and_memory(args, say)
+    else:
+        ipn = recorded_ipn()[0]
+    with multiprocessing.Pool(2) as pool:
+        if run("accuracy"):
+            pons_accuracy(pool, say, args.quick)
+        if run("levels"):
+            level_table(pool, say, args.quick, ipn)
+        if run("perfect"):
+            games = args.games or (10 if args.quick else 100)
+            against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
+    given = sys.argv[1:] if argv is None else argv
+    say("`make bench%s` took %d s." % (
+        " BENCH_ARGS=\"%s\"" % " ".join(given) if given else "", time.time() - started))
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("\n".join(say.lines) + "\n")
+    return 0
 
+
+SECTIONS = ("speed", "accuracy", "levels", "perfect")
+
+
+def speed_and_memory(args, say):
+    """The speed and memory tables; returns the instructions per node."""
     cpython_nps, vm_nps, ipn, source = speed(args.micropython, args.quick)
     say("### Speed")
     say()
@@ -243,43 +379,44 @@ def main(argv=None):
         say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
             kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
         say()
+    return ipn
 
-    with multiprocessing.Pool(2) as pool:
-        say("### Accuracy at the top level (%d), judged by the perfect solver" % TOP)
-        say()
-        say("| set | positions | keeps the game value | keeps the exact score | mean nodes | max nodes |")
-        say("|---|---:|---:|---:|---:|---:|")
-        for name in ("Test_L3_R1", "Test_L2_R1"):
-            a = accuracy(pool, name, 100 if args.quick else 10 ** 6)
-            say("| %s | %d | %.1f%% | %.1f%% | %d | %d |" % (
-                a["file"], a["positions"], 100 * a["value"], 100 * a["exact"],
-                a["mean_nodes"], a["max_nodes"]))
-        say()
 
-        games_top = 20 if args.quick else 100
-        games_level = 6 if args.quick else 20
-        say("### Levels: node budgets, chip time, strength")
-        say()
-        say("| level | depth | nodes | blunder | mean nodes/move | est. chip s/move (mean / max) "
-            "| vs careless adult W-D-L | vs tutorial AI W-D-L |")
-        say("|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for level in range(1, TOP + 1):
-            adult, n1 = match(pool, level, "adult", 2 * games_level)
-            tut, n2 = match(pool, level, "tutorial", games_top if level == TOP else games_level)
-            nodes = n1 + n2
-            mean = sum(nodes) // max(len(nodes), 1)
-            peak = max(nodes) if nodes else 0
-            say("| %d | %d | %d | %d%% | %d | %.2f / %.2f | %d-%d-%d | %d-%d-%d |" % (
-                level, levels.depth(level), levels.nodes(level), levels.blunder(level), mean,
-                chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, adult["W"], adult["D"], adult["L"],
-                tut["W"], tut["D"], tut["L"]))
-        say()
+def pons_accuracy(pool, say, quick):
+    say("### Accuracy at the top level (%d), judged by the perfect solver" % TOP)
+    say()
+    say("| set | positions | keeps the game value | keeps the exact score | mean nodes | max nodes |")
+    say("|---|---:|---:|---:|---:|---:|")
+    for name in ("Test_L3_R1", "Test_L2_R1"):
+        a = accuracy(pool, name, 100 if quick else 10 ** 6)
+        say("| %s | %d | %.1f%% | %.1f%% | %d | %d |" % (
+            a["file"], a["positions"], 100 * a["value"], 100 * a["exact"],
+            a["mean_nodes"], a["max_nodes"]))
+    say()
+
+
+def level_table(pool, say, quick, ipn):
+    games_top = 20 if quick else 100
+    games_level = 6 if quick else 20
+    say("### Levels: node budgets, chip time, strength")
+    say()
+    say("| level | depth | nodes | blunder | mean nodes/move | est. chip s/move (mean / max) "
+        "| vs careless adult W-D-L | vs tutorial AI W-D-L |")
+    say("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for level in range(1, TOP + 1):
+        adult, n1 = match(pool, level, "adult", 2 * games_level)
+        tut, n2 = match(pool, level, "tutorial", games_top if level == TOP else games_level)
+        nodes = n1 + n2
+        mean = sum(nodes) // max(len(nodes), 1)
+        peak = max(nodes) if nodes else 0
+        say("| %d | %d | %d | %d%% | %d | %.2f / %.2f | %d-%d-%d | %d-%d-%d |" % (
+            level, levels.depth(level), levels.nodes(level), levels.blunder(level), mean,
+            chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, adult["W"], adult["D"], adult["L"],
+            tut["W"], tut["D"], tut["L"]))
+    say()
     say("Games start from the empty board and every two-move opening, the engine "
-        "playing first and second in turn. `make bench` took %d s." % (time.time() - started))
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write("\n".join(say.lines) + "\n")
-    return 0
+        "playing first and second in turn.")
+    say()
 
 
 if __name__ == "__main__":
