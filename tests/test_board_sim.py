@@ -150,13 +150,16 @@ def test_bounce_and_mashing_through_the_stubs(sim):
     assert s.app.board.moves_string() == "6"
 
 
-def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None):
+def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None, gpio4=None):
     """boot.main() (what main.py runs) on the virtual clock until stop_ms.
 
     Returns (result, panel); panel.frames_seen: every frame shown, panel.apps:
-    the apps boot started (its "app" events), panel.games: the games played."""
+    the apps boot started (its "app" events), panel.games: the games played.
+    gpio4: a list that also gets the raw frames sent on GPIO4 (the default panel)."""
     machine.reset_world()
     CLOCK.make_virtual(0)
+    if gpio4 is not None:
+        machine.listen(4, gpio4.append)
     cfg = load_config(preset, dict({"flash_dir": flash, "seed": 3}, **(overrides or {})))
     panel = Panel(cfg)
     frames = []
@@ -315,10 +318,12 @@ def test_a_failing_first_led_write_is_logged_shown_and_retried(tmp_path, monkeyp
 
 def test_a_bad_led_pin_is_logged_and_stops_after_the_crash_limit(tmp_path):
     flash = str(tmp_path) + "/"
-    result, _ = run_board(flash, 60000, overrides={"led_pin": 40})
+    frames = []  # the default preset's data pin: the fallback panel
+    result, _ = run_board(flash, 60000, overrides={"led_pin": 40}, gpio4=frames)
     assert result == "crashed"
     log = open(flash + "error.log").read()
     assert log.count("ValueError: invalid pin") == boot.MAX_CRASHES
+    assert frames and any(frames[-1][3 * 9:3 * 9 + 3])  # the red cross's diagonal, on GPIO4
 
 
 def run_main_py(tmp_path, config_text):
@@ -393,6 +398,38 @@ def test_holding_the_button_3_s_at_power_on_runs_the_hardware_test(tmp_path, cap
     centre = [f for f in panel.frames_seen if f[27][0] and f[27][2] and not f[27][1]]
     assert magenta and centre  # LEFT lit the top-left corner, SELECT the centre
     assert panel.frames_seen[-1] == [(0, 0, 0)] * 64  # a long press left it, dark
+
+
+def failing_writes_from(monkeypatch, count):
+    """The NeoPixel driver's write() fails from its `count`-th call on (1-based)."""
+    real = neopixel.NeoPixel.write
+    calls = []
+
+    def flaky(self):
+        calls.append(1)
+        if len(calls) >= count:
+            raise OSError("the LED write failed")
+        return real(self)
+    monkeypatch.setattr(neopixel.NeoPixel, "write", flaky)
+
+
+def test_safe_mode_is_kept_when_the_display_fails_after_the_gesture(tmp_path, monkeypatch, capsys):
+    """Writes 1-2 draw the power-on corners; the 3rd (safe mode's dark panel) fails:
+    the board stays in safe mode, it never starts the game instead."""
+    flash = str(tmp_path) + "/"
+    failing_writes_from(monkeypatch, 3)
+    result, panel = run_board(flash, 20000, [(0, "hold", 1000)])
+    assert result == "safe" and not panel.apps
+    assert "the LED write failed" in open(flash + "error.log").read()
+    assert "safe mode" in capsys.readouterr().out
+
+
+def test_the_hardware_test_is_kept_when_the_display_fails_during_it(tmp_path, monkeypatch):
+    flash = str(tmp_path) + "/"
+    failing_writes_from(monkeypatch, 5)  # a few frames into the hardware test
+    result, panel = run_board(flash, 20000, [(0, "hold", 3500)])
+    assert result == "hwtest" and not panel.apps
+    assert "the LED write failed" in open(flash + "error.log").read()
 
 
 def test_releasing_the_button_before_3_s_is_safe_mode(tmp_path):

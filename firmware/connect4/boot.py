@@ -18,7 +18,10 @@ its first write, a crash of the game.
 - An unexpected exception is appended to `error.log` on flash (kept under
   about 8 KB), a red cross blinks on the matrix, and the app starts again.
   Five crashes in a row, each within 10 s of its start, stop the restarts
-  (the cross stays lit; the REPL is free).
+  (the cross stays lit; the REPL is free, unless `watchdog_ms` armed the
+  watchdog, which cannot be stopped: it then resets the board). If the
+  hardware could never be built (a wrong pin), the cross is shown on the
+  default preset's panel (connect4/fallback.py).
 - A config.py that cannot be read (a syntax error, an unknown preset) is
   logged to error.log and shown as a red cross on the default preset's panel
   (connect4/fallback.py); the REPL then says what is wrong.
@@ -138,7 +141,7 @@ def main(cfg, listener=None, stop=None, clock=time):
     log = cfg.get("flash_dir", "") + ERROR_LOG
     seed = None
     hw = None
-    chosen = False
+    choice = -1  # the power-on gesture's choice, made once
     crashes = 0
     while True:
         started = clock.ticks_ms()
@@ -147,18 +150,17 @@ def main(cfg, listener=None, stop=None, clock=time):
                 seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
             if hw is None:
                 hw = hardware_setup.build(cfg)
-            if not chosen:
+            if choice < 0:
                 choice = power_on_choice(hw, cfg["safe_mode_ms"], clock) if cfg["safe_mode_ms"] else _GAME
-                chosen = True
                 if choice == _HWTEST:  # the wiring check; the held press gives no event
                     from connect4.app.hwtest import HardwareTest
                     print("connect4: hardware test (a long press ends it)")
                     HardwareTest(hw.display, hw.input).run(clock, cfg["loop_ms"], stop)
                     return "hwtest"
                 if choice == _SAFE:
+                    print("connect4: safe mode; the REPL is yours")
                     hw.display.clear()
                     hw.display.show()
-                    print("connect4: safe mode; the REPL is yours")
                     return "safe"
                 hw.start_watchdog()
             app = build_app(cfg, hw, clock, seed, listener)
@@ -172,6 +174,10 @@ def main(cfg, listener=None, stop=None, clock=time):
             app = None  # noqa: F841  (free the crashed app before the next one)
             log_error(log, e)
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
+            if choice == _SAFE or choice == _HWTEST:  # asked for at power-on: never the game instead
+                if hw is not None:
+                    show_cross(hw.display)
+                return "safe" if choice == _SAFE else "hwtest"
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
                 crashes += 1
             else:
@@ -181,6 +187,9 @@ def main(cfg, listener=None, stop=None, clock=time):
             if crashes >= MAX_CRASHES:
                 if hw is not None:
                     show_cross(hw.display)
+                else:
+                    from connect4 import fallback  # loaded only then
+                    fallback.show_cross()
                 return "crashed"
             gc.collect()
             if seed is not None:

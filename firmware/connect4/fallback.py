@@ -1,4 +1,4 @@
-"""When config.py cannot be read: log it, show the red cross, say so on the REPL.
+"""When config.py cannot be read, or its hardware never builds: the red cross on the default panel.
 
 Imported by connect4.boot only then, so it costs no heap otherwise. PANEL is
 the panel of config.py's default preset (tests check they match): the red
@@ -18,8 +18,13 @@ def unreadable_config(exc, flash_dir=""):
     boot.log_error(flash_dir + boot.ERROR_LOG, exc)
     print("connect4: config.py cannot be read (%r); see %s and the REPL, fix config.py, reset" % (
         exc, boot.ERROR_LOG))
+    show_cross()
+    return "config"
+
+
+def show_cross():
+    """The red cross on PANEL; never raises (used when config.py's own panel cannot be built)."""
     try:
         boot.show_cross(hardware_setup.build_display(PANEL))
     except Exception:
         pass
-    return "config"

@@ -379,7 +379,7 @@ def scan(arena, player: int) -> int:
     SCAN_WINS: `player` wins there at once; SCAN_THREATS: the opponent would
     win there at once; SCAN_UNDER: the cell above the playable one wins for
     the opponent (playing there hands over the game); SCAN_LEGAL: not full.
-    Read a field with columns(s, field).
+    Read a field as (s >> SCAN_x) & COLUMNS.
     """
     p = ptr8(arena)
     own = _T1
