@@ -17,7 +17,6 @@ COLOR_ORDERS = {
 }
 
 
-
 class Hardware:
     """What the app is built on: a Display, an Input and the watchdog once armed."""
 

@@ -124,12 +124,10 @@ class App:
         self.games = 0
         self.stopped = False
         # AI turn
-        self.result = None  # the search's, in CHOSEN and HELD
-        self.last_search = None
+        self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
         self.thinking = False
         self.think_info = (0, 0, 0)  # depth, score, nodes of the last finished iteration
-        self.think_nodes = 0
-        self._polls = 0
+        self.think_nodes = 0  # nodes searched so far, counted by the poll hook
         self._armed = False
         self._next_pulse = 0
         self._hook = self._poll  # bound once
@@ -249,7 +247,6 @@ class App:
             blunder = self.settings["blunder"]
             self.ai.blunder = None if blunder < 0 else blunder
         self._armed = not self.input.pressed()  # a press held from before must be released first
-        self._polls = 0
         self._next_pulse = now
         self.think_nodes = 0
         self.think_info = (0, 0, 0)
@@ -259,7 +256,6 @@ class App:
                                     time_ms=self.time_cap_ms)
         finally:
             self.thinking = False
-        self.result = result
         self.last_search = result
         if result.stopped == STOP_POLL:
             self._go(HELD, self.clock.ticks_ms())
@@ -277,9 +273,9 @@ class App:
         if sig == _TICK:
             wait = self.cfg["demo_move_ms"] if self.mode == MODE_DEMO else self.cfg["ai_min_think_ms"]
             if self._elapsed(now) >= wait:
-                self.drop(self.result.move, now)  # type: ignore[union-attr]  # set by the search
+                self.drop(self.last_search.move, now)  # type: ignore[union-attr]  # set by the search
         elif sig == SELECT:
-            self.drop(self.result.move, now)  # type: ignore[union-attr]  # move now
+            self.drop(self.last_search.move, now)  # type: ignore[union-attr]  # move now
 
     def _on_held(self, sig, now):
         """A new press stopped the search: a click plays the best move so far, a long
@@ -289,9 +285,9 @@ class App:
                 self.leave_demo(now)
             elif (not self.input.busy() and not self.input.pressed()
                   and self._elapsed(now) >= _HELD_GRACE_MS):
-                self.drop(self.result.move, now)  # type: ignore[union-attr]  # set by the search
+                self.drop(self.last_search.move, now)  # type: ignore[union-attr]  # set by the search
         elif sig == SELECT:
-            self.drop(self.result.move, now)  # type: ignore[union-attr]
+            self.drop(self.last_search.move, now)  # type: ignore[union-attr]
 
     def _on_drop(self, sig, now):
         """The disc falls row by row; the cursor may move meanwhile."""
@@ -454,9 +450,8 @@ class App:
 
     def _poll(self):
         """Called from inside the search every poll_interval nodes; truthy stops it."""
-        self._polls += 1
+        self.think_nodes += self.poll_interval
         clock = self.clock
-        self.think_nodes = self._polls * self.poll_interval
         now = clock.ticks_ms()
         if self.wdt is not None:
             self.wdt.feed()
