@@ -230,14 +230,19 @@ def incremental_state(arena):
 
 def prepare(arena, tt_entries, budget, poll_mask):
     """Reset the per-search counters."""
-    arena[_ABORT] = 0
     arena[_ROOTN] = arena[_N]
     _put32(arena, _NODES, 0)
-    _put32(arena, _BUDGET, budget)
+    set_budget(arena, budget)
     arena[_POLLMASK] = poll_mask & 0xFF
     arena[_POLLMASK + 1] = poll_mask >> 8
     arena[_TTMASK] = (tt_entries - 1) & 0xFF
     arena[_TTMASK + 1] = (tt_entries - 1) >> 8
+
+
+def set_budget(arena, budget):
+    """A new node budget (0 = none), counted from the search's start; clears an abort."""
+    arena[_ABORT] = 0
+    _put32(arena, _BUDGET, budget)
 
 
 def play(arena, col, player, h):
@@ -263,6 +268,21 @@ def clear(buf, size: int):
     while i < size:
         p[i] = 0
         i += 1
+
+
+@micropython.viper
+def extends(cells, old) -> int:
+    """1 if every disc of the padded field `old` is also in `cells` (the border
+    is the same in both), else 0: `cells` may follow `old` in one game."""
+    p = ptr8(cells)
+    q = ptr8(old)
+    i = 0
+    while i < _FIELD:
+        v = q[i]
+        if v != 0 and p[i] != v:
+            return 0
+        i += 1
+    return 1
 
 
 # place, remove and scan serve the Python-level root and load_position; the

@@ -11,7 +11,7 @@ proved in the unfinished one), and always legal.
 import time
 
 from connect4.engine import core
-from connect4.engine.board import CENTRE_FIRST
+from connect4.engine.board import CENTRE_FIRST, new_cells as arena_cells
 from connect4.engine.core import WIN, INF, DISCS
 
 STOP_NONE = ""
@@ -19,6 +19,9 @@ STOP_NODES = "nodes"
 STOP_POLL = "poll"
 STOP_TIME = "time"
 FORCED_NODES = 1000  # node budget when only one move does not lose at once
+SOLVE_EMPTIES = 30  # with at most this many empty cells, try to prove the result first
+SOLVE_SHARE = 2  # the proof may spend 1/SOLVE_SHARE of the node budget
+_UNKNOWN = 2  # root move classes of the proof: 1 win, 0 draw, -1 loss (or no better than a draw)
 
 
 class SearchResult:
@@ -73,7 +76,17 @@ def reorder(order, scores, best):
 
 
 class Searcher:
-    """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry)."""
+    """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry).
+
+    The table is kept from one search to the next within a game: its entries
+    depend on the position only (a heuristic score with the depth it was
+    searched to, or a proven result), so what an earlier move's search learnt
+    serves the next one. It is cleared when a search's position does not
+    follow the previous one's (a new game, a position set anew, a move taken
+    back), by new_game(), and when the weights change. A search's result thus
+    depends on the searches of its game before it, the same way on every
+    machine; callers that need a position judged alone call new_game() first.
+    """
 
     def __init__(self, tt_entries=4096, poll_interval=256, weights=core.DEFAULT_WEIGHTS, clock=time):
         if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
@@ -86,6 +99,7 @@ class Searcher:
         self.arena = bytearray(core.ARENA_SIZE)
         core.init_arena(self.arena, weights)
         self.tt = bytearray(core.TT_ENTRY * tt_entries)
+        self.last = bytearray(len(arena_cells()))  # the previous search's field; zeros: none
         self.scores = [0] * 7
         self._user_poll = None
         self._deadline = 0
@@ -95,6 +109,18 @@ class Searcher:
 
     def set_weights(self, weights):
         core.set_weights(self.arena, weights)
+        self.new_game()  # the table's heuristic scores were the old weights'
+
+    def new_game(self):
+        """Forget the table: the next search depends on no earlier one."""
+        core.clear(self.tt, len(self.tt))
+        core.clear(self.last, len(self.last))
+
+    def _follow(self, cells):
+        """Keep the table if `cells` may follow the previous search's position, else clear it."""
+        if not core.extends(cells, self.last):
+            core.clear(self.tt, len(self.tt))
+        self.last[:] = cells
 
     def _poll(self):
         if self._timed and self.clock.ticks_diff(self.clock.ticks_ms(), self._deadline) >= 0:
@@ -136,7 +162,7 @@ class Searcher:
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
-        core.clear(self.tt, len(self.tt))
+        self._follow(board.cells)
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
@@ -145,10 +171,125 @@ class Searcher:
         self._stop = STOP_NONE
         core._poll = self._hook
         try:
+            empties = DISCS - n
+            if depth >= empties and empties <= SOLVE_EMPTIES and len(order) > 1:
+                core.set_budget(arena, nodes // SOLVE_SHARE)
+                result = self._solve(order, h, player, empties, nodes)
+                if result is not None:
+                    if info is not None:
+                        info(result.depth, result.score, result.nodes)
+                    return result
+                if self._stop:  # stopped by the poll or the clock: the best proof so far
+                    return SearchResult(self._proven(order), 0, 0, core.nodes(arena), self._stop)
+                core.set_budget(arena, nodes)  # the rest of the budget for the heuristic search
+                draw = self._prune(order)
+                result = self._deepen(order, h, player, min(depth, empties), info, rng)
+                if draw >= 0 and result.score <= 0:
+                    result.move, result.score = draw, 0  # nothing better in sight than the proven draw
+                return result
             return self._deepen(order, h, player, min(depth, DISCS - n), info, rng)
         finally:
             core._poll = core.no_poll
             self._user_poll = None
+
+    def _solve(self, order, h, player, empties, budget):
+        """Prove the root's result to the end of the game within the budget.
+
+        First a weak solve (Pascal Pons' technique): each root move is probed
+        to the end with the window (-1, 1), or the null window (0, 1) once a
+        draw is known, which only asks win, draw or loss; the core's bounds
+        from the empty cells (no win before one's next-but-one disc) and the
+        table prune it. The first winning move stops it. Then, within the
+        budget left, the exact score among the moves that can matter: the
+        fastest win, or the slowest loss, with the whole `budget`. Returns a SearchResult, or None when
+        the budget ran out before the result was known (the classes found so
+        far stay in self.scores for _prune). A refinement cut by the budget
+        still plays its best proven move, with stopped set and the score a
+        bound (WIN + 1: a win of unknown length).
+        """
+        arena = self.arena
+        tt = self.tt
+        scores = self.scores
+        for c in order:
+            scores[c] = _UNKNOWN
+        best = -1
+        win = -1
+        for i in range(len(order)):
+            c = order[i]
+            hz = core.play(arena, c, player, h)
+            if best < 0:
+                v = -core.search(arena, tt, empties - 1, -1, 1, hz)
+            else:
+                v = -core.search(arena, tt, empties - 1, -1, 0, hz)
+            core.unmake(arena, c)
+            if core.aborted(arena):
+                return None
+            k = 1 if v > 0 else (0 if v == 0 and best < 0 else -1)
+            scores[c] = k
+            if k > best:
+                best = k
+            if k > 0:
+                win = i
+                break
+        if best == 0:
+            for c in order:
+                if scores[c] == 0:
+                    return SearchResult(c, 0, empties, core.nodes(arena))
+        core.set_budget(arena, budget)
+        if win >= 0:  # the fastest win among the winner and the moves not yet probed
+            cands = order[win:]
+            alpha, beta = WIN, INF
+        else:  # every move loses: the slowest loss
+            cands = order
+            alpha, beta = -INF, -WIN
+        move = cands[0]
+        score = WIN + 1 if win >= 0 else -INF  # a win, of unknown length
+        stopped = STOP_NONE
+        for i in range(len(cands)):
+            c = cands[i]
+            hz = core.play(arena, c, player, h)
+            if i == 0:
+                v = -core.search(arena, tt, empties - 1, -beta, -alpha, hz)
+            else:
+                v = -core.search(arena, tt, empties - 1, -score - 1, -score, hz)
+                if v > score and not core.aborted(arena):
+                    v = -core.search(arena, tt, empties - 1, -beta, -score, hz)
+            core.unmake(arena, c)
+            if core.aborted(arena):
+                if self._stop:
+                    return None
+                stopped = STOP_NODES  # out of budget: the best proved so far
+                break
+            if v > score:
+                move, score = c, v
+        if score == -INF:
+            score = -WIN - 1  # a loss, of unknown length
+        return SearchResult(move, score, empties, core.nodes(arena), stopped)
+
+    def _prune(self, order):
+        """Drop the root moves the proof showed no better than another; returns
+        a proven draw's column, or -1."""
+        scores = self.scores
+        draw = -1
+        for c in order:
+            if scores[c] == 0:
+                draw = c
+                break
+        i = len(order) - 1
+        while i >= 0 and len(order) > 1:
+            c = order[i]
+            if scores[c] == -1 or (scores[c] == 0 and c != draw):
+                order.pop(i)
+            i -= 1
+        return draw
+
+    def _proven(self, order):
+        """The best move the unfinished proof knows (the first move if none)."""
+        for k in (1, 0):
+            for c in order:
+                if self.scores[c] == k:
+                    return c
+        return order[0]
 
     def _deepen(self, order, h, player, max_depth, info, rng):
         arena = self.arena
