@@ -197,7 +197,7 @@ def test_the_search_core_allocates_nothing_per_node():
     core.prepare(arena, s.tt_entries, 0, 63)
     micropython.heap_lock()
     try:
-        score = core.search(arena, s.tt, 7, -core.INF, core.INF, h)
+        score = core.search(arena, 7, -core.INF, core.INF, h)
     finally:
         micropython.heap_unlock()
     assert core.nodes(arena) > 1000 and not core.aborted(arena)
@@ -225,7 +225,7 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             assert core.load_position(rebuilt.arena, b.cells, b.tops, b.count) == h
             assert core.incremental_state(rebuilt.arena) == state, b.moves_string()
             core.prepare(s.arena, 256, 400, 1023)
-            core.search(s.arena, s.tt, 3, -core.INF, core.INF, h)  # inlined make/unmake
+            core.search(s.arena, 3, -core.INF, core.INF, h)  # inlined make/unmake
             assert core.incremental_state(s.arena) == state, b.moves_string()
 
 
@@ -396,7 +396,6 @@ def test_a_proof_within_the_budget_plays_the_fastest_win():
     """Late positions are solved to the end: the score is a proven result, and
     the move wins as fast as the full-window search to the end says (the
     weak solve and its refinement against the plain exact search)."""
-    from connect4.engine import search as search_module
     scores = []
     # two wins, a draw, a loss (the first win after its winning move), 19-23 discs
     for moves in ("43436157345567665523215", "44232333554665224144", "44444435215212225555216",
@@ -405,12 +404,7 @@ def test_a_proof_within_the_budget_plays_the_fastest_win():
         r = fresh(moves, nodes=50000)
         assert not r.stopped, (moves, r)
         assert r.depth == 42 - b.count and (r.score == 0 or is_win_score(r.score)), (moves, r)
-        saved = search_module.SOLVE_EMPTIES
-        search_module.SOLVE_EMPTIES = 0  # no proof first: iterative deepening to the end
-        try:
-            plain = fresh(moves, nodes=0)
-        finally:
-            search_module.SOLVE_EMPTIES = saved
+        plain = fresh(moves, nodes=0)  # no budget, no proof first: iterative deepening to the end
         assert plain.depth == 42 - b.count or is_win_score(plain.score)  # to the end, or a win proved
         assert r.score == plain.score, (moves, r, plain)
         assert r.nodes < plain.nodes, (moves, r, plain)  # and the proof was the cheaper way

@@ -1,8 +1,8 @@
 """The search's hot path: alpha-beta negamax and the horizon evaluation.
 
 Written for ``@micropython.viper`` on the ESP32-C3: all state lives in one
-preallocated bytearray (the arena) and one transposition-table bytearray, read
-through ``ptr8``; ints stay below 2**30, so the same code gives the same
+preallocated bytearray (the arena, with the transposition table at its end),
+read through ``ptr8``; ints stay below 2**30, so the same code gives the same
 results as plain Python on CPython (host_sim) and on a VM with no native
 emitter (the decorators stripped). Nothing here allocates per node, and the
 only calls are a few coarse ones (scan, evaluate, recurse, and the poll hook
@@ -25,7 +25,7 @@ from connect4.engine.board import new_cells, CENTRE_FIRST
 
 WIN = const(1000)
 EVAL_MAX = const(900)
-INF = const(30000)
+INF = const(2000)  # beyond every score; alpha and beta travel packed in 12 bits (see _AB_BIAS)
 
 # The field, in the board's padded layout (connect4/engine/board.py): cell
 # (col, row) at (row + 1) * 8 + col; border cells below, above and in column 7.
@@ -97,7 +97,8 @@ _CW_AREA = const(_CWN + _FIELD)  # per playing cell, _CW_SLOTS bytes: their inde
 # field has no windows, so the area starts with cell _ROW and _CW lies before it.
 _CW = const(_CW_AREA - (_ROW << _CW_SHIFT))
 _ZOBRIST = const(_CW_AREA + (_PLAYING << _CW_SHIFT))  # per player, per cell: a 30-bit key
-ARENA_SIZE = const(_ZOBRIST + (2 << _SIDE_SHIFT))
+_TABLE = const(_ZOBRIST + (2 << _SIDE_SHIFT))  # the transposition table follows, to the buffer's end
+ARENA_SIZE = const(_TABLE)  # bytes before the table
 
 # Evaluation weights, in WEIGHT_NAMES order. "one" and "two" live in _F only.
 _WTHREAT = const(_WEIGHTS + 2)  # a threat cell (it would complete a four), any height
@@ -116,7 +117,9 @@ DEFAULT_WEIGHTS = (1, 4, 10, 6, 10, 40, 4, 8, 16)
 _KEY_TT_MOVE = const(255)  # the table's move
 _KEY_MAX = const(254)  # any other move at most
 
-# Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits.
+# Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits,
+# in the same buffer as the arena, from ARENA_SIZE on (one ptr8 a node, not two:
+# on the chip each costs about as much as a small function call).
 # A stored score is a searched node's best, so it stays within
 # +-(WIN + DISCS + 1) and fits 12 bits; depths stay below 64 (42 plies at most).
 TT_ENTRY = const(5)
@@ -252,6 +255,20 @@ def play(arena, col, player, h):
     return h ^ zobrist(arena, x, player)
 
 
+# search()'s depth, alpha and beta travel as one int: depth << _DEPTH_SHIFT,
+# then alpha and beta + _AB_BIAS in 12 bits each (every int argument of a
+# viper function costs a conversion at each call, that is at each node).
+_AB_BIAS = const(2048)
+_AB_BITS = const(12)
+_AB_MASK = const((1 << _AB_BITS) - 1)
+_DEPTH_SHIFT = const(2 * _AB_BITS)  # depth <= DISCS: the packed int stays below 2**30
+
+
+def search(arena, depth, alpha, beta, h):
+    """Alpha-beta search of the arena's position to `depth` plies (see negamax)."""
+    return negamax(arena, (depth << _DEPTH_SHIFT) | ((alpha + _AB_BIAS) << _AB_BITS) | (beta + _AB_BIAS), h)
+
+
 def nodes(arena):
     return get32(arena, _NODES)
 
@@ -270,32 +287,27 @@ def clear(buf, size: int):
         i += 1
 
 
-@micropython.viper
-def extends(cells, old) -> int:
-    """1 if every disc of the padded field `old` is also in `cells` (the border
-    is the same in both), else 0: `cells` may follow `old` in one game."""
-    p = ptr8(cells)
-    q = ptr8(old)
-    i = 0
-    while i < _FIELD:
-        v = q[i]
-        if v != 0 and p[i] != v:
-            return 0
-        i += 1
-    return 1
+def extends(cells, buf):
+    """True if every disc of the padded field `buf` is also in `cells` (the
+    border is the same in both): `cells` may follow `buf` in one game."""
+    for i in range(_FIELD):
+        if buf[i] != 0 and cells[i] != buf[i]:
+            return False
+    return True
 
 
-# place, remove and scan serve the Python-level root and load_position; the
-# search inlines the same steps, because on the chip a viper-to-viper call
-# costs about as much as the work it wraps (callgrind: 9,397 -> 6,663
-# instructions per node). tests/portable/test_search.py checks the inlined
-# copies at every node of a search against a rebuild from the cells.
+# place, remove, make, unmake and scan serve the Python-level root and
+# load_position only, a few dozen calls a search: they stay bytecode, about
+# 2.6 KB less machine code on the chip than viper for some 1-2 M instructions
+# a search. The search inlines the same steps, because on the chip a
+# viper-to-viper call costs about as much as the work it wraps (callgrind:
+# 9,397 -> 6,663 instructions per node). tests/portable/test_search.py checks
+# the inlined copies at every node of a search against a rebuild from the cells.
 
 
-@micropython.viper
 def place(arena, x: int, q: int):
     """Put a `q` disc on cell x and update windows, threat counts and score."""
-    p = ptr8(arena)
+    p = arena
     p[x] = q  # the field starts the arena: cell x is byte x
     inc = _DISC1
     if q == 2:
@@ -332,10 +344,9 @@ def place(arena, x: int, q: int):
     p[_SCORE + 1] = (s >> 8) & 0xFF
 
 
-@micropython.viper
 def remove(arena, x: int):
     """Undo `place` on cell x."""
-    p = ptr8(arena)
+    p = arena
     q = p[x]  # the field starts the arena: cell x is byte x
     dec = _DISC1
     if q == 2:
@@ -373,26 +384,23 @@ def remove(arena, x: int):
     p[x] = 0
 
 
-@micropython.viper
 def make(arena, c: int, q: int):
     """Drop a `q` disc in column c (legal, not full)."""
-    p = ptr8(arena)
+    p = arena
     x = p[_TOP + c]
     p[_TOP + c] = x + _ROW
     p[_N] = p[_N] + 1
     place(arena, x, q)
 
 
-@micropython.viper
 def unmake(arena, c: int):
-    p = ptr8(arena)
+    p = arena
     x = p[_TOP + c] - _ROW
     p[_TOP + c] = x
     p[_N] = p[_N] - 1
     remove(arena, x)
 
 
-@micropython.viper
 def scan(arena, player: int) -> int:
     """One pass over the playable cells: the columns of each SCAN_* field.
 
@@ -401,7 +409,7 @@ def scan(arena, player: int) -> int:
     the opponent (playing there hands over the game); SCAN_LEGAL: not full.
     Read a field as (s >> SCAN_x) & COLUMNS.
     """
-    p = ptr8(arena)
+    p = arena
     own = _T1
     opp = _T2
     if player == 2:
@@ -425,14 +433,16 @@ def scan(arena, player: int) -> int:
 
 
 @micropython.viper
-def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
+def negamax(arena, dab: int, h: int) -> int:
     """Negamax alpha-beta with a transposition table; returns the score.
 
-    On abort it returns 0 and sets the arena's abort byte: the caller must
-    then discard the result.
+    `dab` packs depth, alpha and beta (see search()). On abort it returns 0
+    and sets the arena's abort byte: the caller must then discard the result.
     """
     p = ptr8(arena)
-    t = ptr8(tt)
+    depth = dab >> _DEPTH_SHIFT
+    alpha = ((dab >> _AB_BITS) & _AB_MASK) - _AB_BIAS
+    beta = (dab & _AB_MASK) - _AB_BIAS
     count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
     count += 1
     p[_NODES] = count & 0xFF
@@ -555,15 +565,15 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         elif v < 0 - EVAL_MAX:
             v = 0 - EVAL_MAX
         return v
-    ti = (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
+    ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
     check = (h >> _CHECK_SHIFT) & _CHECK_MASK
     tt_move = _NO_MOVE
-    stored = t[ti] | (t[ti + 1] << 8)  # the check
-    df = t[ti + _TT_DEPTH]
+    stored = p[ti] | (p[ti + 1] << 8)  # the check
+    df = p[ti + _TT_DEPTH]
     if stored == check and (df & _FLAG_MASK) != 0:
-        tt_move = t[ti + _TT_MOVE] >> _MOVE_SHIFT
+        tt_move = p[ti + _TT_MOVE] >> _MOVE_SHIFT
         if (df >> _FLAG_BITS) >= depth:
-            sc = (t[ti + _TT_SCORE] | ((t[ti + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
+            sc = (p[ti + _TT_SCORE] | ((p[ti + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
             flag = df & _FLAG_MASK
             if flag == _EXACT:
                 return sc
@@ -617,6 +627,7 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         inc = _DISC2
         centre = 0 - centre
     alpha0 = alpha
+    child = (depth - 1) << _DEPTH_SHIFT
     best = 0 - INF
     best_move = _NO_MOVE
     i = 0
@@ -654,14 +665,150 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             acc += centre
         p[_SCORE] = acc & 0xFF
         p[_SCORE + 1] = (acc >> 8) & 0xFF
-        z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
-        hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
-        if i == 0:
-            sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
+        if depth == 1:
+            # The child is a leaf: its node inlined, the same steps as at this
+            # function's top (count, abort, scan, bounds, horizon value) for
+            # the child's player `lq`. A call costs about as much as a leaf's
+            # work, and about half the nodes are leaves.
+            lq = 3 - player
+            n1 = n + 1
+            lw = 0 - beta  # the child's window (lw, lb)
+            lb = 0 - alpha
+            if i > 0:
+                lw = 0 - alpha - 1  # a null window first, as below
+            again = 1
+            while again:
+                again = 0
+                count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
+                count += 1
+                p[_NODES] = count & 0xFF
+                p[_NODES + 1] = (count >> 8) & 0xFF
+                p[_NODES + 2] = (count >> 16) & 0xFF
+                p[_NODES + 3] = (count >> 24) & 0xFF
+                budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
+                if budget:
+                    if count > budget:
+                        p[_ABORT] = 1
+                if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
+                    if int(_poll()):
+                        p[_ABORT] = 1
+                r = 0
+                if p[_ABORT] == 0 and n1 < DISCS:
+                    lown = _T1
+                    lopp = _T2
+                    if lq == 2:
+                        lown = _T2
+                        lopp = _T1
+                    lthr = 0
+                    lund = 0
+                    legal = 0
+                    won = 0
+                    lc = 0
+                    while lc < _COLS:
+                        lx = p[_TOP + lc]
+                        if lx < _FIELD_END:
+                            legal |= 1 << lc
+                            if p[lown + lx]:
+                                won = 1
+                            if p[lopp + lx]:
+                                lthr |= 1 << lc
+                            if lx < _TOP_ROW:
+                                if p[lopp + lx + _ROW]:
+                                    lund |= 1 << lc
+                        lc += 1
+                    done = 1
+                    if won:
+                        r = (WIN + DISCS) - n1
+                    elif n1 >= DISCS - 1:
+                        r = 0
+                    elif lthr:
+                        if (lthr & (lthr - 1)) != 0 or (lthr & lund) != 0:
+                            r = n1 - (WIN + DISCS - 1)
+                        else:
+                            done = 0
+                    elif (legal & (COLUMNS ^ lund)) == 0:
+                        r = n1 - (WIN + DISCS - 1)
+                    else:
+                        done = 0
+                    if done == 0:
+                        la = lw
+                        lbb = lb
+                        lhi = (WIN + DISCS - 2) - n1
+                        if lbb > lhi:
+                            lbb = lhi
+                            if la >= lbb:
+                                r = lbb
+                                done = 1
+                        if done == 0:
+                            llo = n1 - (WIN + DISCS - 3)
+                            if la < llo:
+                                la = llo
+                                if la >= lbb:
+                                    r = la
+                                    done = 1
+                    if done == 0:  # the horizon value, as at the top
+                        r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+                        wthreat = p[_WTHREAT]
+                        wodd = p[_WODD]
+                        wlow = p[_WLOW]
+                        wstack = p[_WSTACK]
+                        wnext = p[_WNEXT]
+                        lc = 0
+                        while lc < _COLS:
+                            lx = p[_TOP + lc]
+                            ly = lx
+                            low = 0
+                            prev1 = 0
+                            prev2 = 0
+                            while ly < _FIELD_END:
+                                ta = p[_T1 + ly]
+                                tb = p[_T2 + ly]
+                                odd = (ly >> _ROW_SHIFT) & 1
+                                if ta:
+                                    r += wthreat
+                                    if odd:
+                                        r += wodd
+                                        if low == 0:
+                                            r += wlow
+                                    if prev1:
+                                        r += wstack
+                                    if ly == lx + _ROW:
+                                        r += wnext
+                                if tb:
+                                    r -= wthreat
+                                    if odd == 0:
+                                        r -= wodd
+                                        if low == 0:
+                                            r -= wlow
+                                    if prev2:
+                                        r -= wstack
+                                    if ly == lx + _ROW:
+                                        r -= wnext
+                                if ta or tb:
+                                    low = 1
+                                prev1 = ta
+                                prev2 = tb
+                                ly += _ROW
+                            lc += 1
+                        if lq == 2:
+                            r = 0 - r
+                        if r > EVAL_MAX:
+                            r = EVAL_MAX
+                        elif r < 0 - EVAL_MAX:
+                            r = 0 - EVAL_MAX
+                sc = 0 - r
+                if lw != 0 - beta and sc > alpha and sc < beta and p[_ABORT] == 0:
+                    lw = 0 - beta  # the null window failed high: again with the full one
+                    again = 1
         else:
-            sc = 0 - int(search(arena, tt, depth - 1, 0 - alpha - 1, 0 - alpha, hz))
-            if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
-                sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
+            z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
+            hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
+            if i == 0:
+                sc = 0 - int(negamax(arena, child | ((_AB_BIAS - beta) << _AB_BITS) | (_AB_BIAS - alpha), hz))
+            else:
+                sc = 0 - int(negamax(arena, child | ((_AB_BIAS - 1 - alpha) << _AB_BITS) | (_AB_BIAS - alpha), hz))
+                if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
+                    sc = 0 - int(negamax(arena, child | ((_AB_BIAS - beta) << _AB_BITS) | (_AB_BIAS - alpha), hz))
         # remove(arena, x), inlined
         acc = p[_SCORE] | (p[_SCORE + 1] << 8)
         j = _CW + (x << _CW_SHIFT)
@@ -708,11 +855,11 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         flag = _UPPER
     elif best >= beta:
         flag = _LOWER
-    if (t[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth or stored != check:
-        t[ti] = check & 0xFF
-        t[ti + 1] = check >> 8
+    if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth or stored != check:
+        p[ti] = check & 0xFF
+        p[ti + 1] = check >> 8
         v = best + _TT_BIAS
-        t[ti + _TT_SCORE] = v & 0xFF
-        t[ti + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
-        t[ti + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
+        p[ti + _TT_SCORE] = v & 0xFF
+        p[ti + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
+        p[ti + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
     return best

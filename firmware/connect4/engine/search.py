@@ -9,9 +9,10 @@ then the best move of the deepest finished iteration (or a better one already
 proved in the unfinished one), and always legal.
 """
 import time
+from micropython import const
 
 from connect4.engine import core
-from connect4.engine.board import CENTRE_FIRST, new_cells as arena_cells
+from connect4.engine.board import CENTRE_FIRST, CELLS
 from connect4.engine.core import WIN, INF, DISCS
 
 STOP_NONE = ""
@@ -19,9 +20,9 @@ STOP_NODES = "nodes"
 STOP_POLL = "poll"
 STOP_TIME = "time"
 FORCED_NODES = 1000  # node budget when only one move does not lose at once
-SOLVE_EMPTIES = 30  # with at most this many empty cells, try to prove the result first
-SOLVE_SHARE = 2  # the proof may spend 1/SOLVE_SHARE of the node budget
-_UNKNOWN = 2  # root move classes of the proof: 1 win, 0 draw, -1 loss (or no better than a draw)
+_SOLVE_EMPTIES = const(30)  # with a node budget and at most this many empty cells, prove first
+_SOLVE_SHARE = const(2)  # the proof may spend 1/_SOLVE_SHARE of the node budget
+_UNKNOWN = const(2)  # root move classes of the proof: 1 win, 0 draw, -1 loss (or no better than a draw)
 
 
 class SearchResult:
@@ -96,10 +97,10 @@ class Searcher:
         self.tt_entries = tt_entries
         self.clock = clock  # ticks_ms/ticks_diff/ticks_add for the time cap (tests pass a fake)
         self.poll_interval = poll_interval
-        self.arena = bytearray(core.ARENA_SIZE)
+        self.arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * tt_entries)
         core.init_arena(self.arena, weights)
-        self.tt = bytearray(core.TT_ENTRY * tt_entries)
-        self.last = bytearray(len(arena_cells()))  # the previous search's field; zeros: none
+        self.tt = memoryview(self.arena)[core.ARENA_SIZE:]  # the table, at the arena's end
+        self.last = bytearray(CELLS)  # the previous search's field; zeros: none
         self.scores = [0] * 7
         self._user_poll = None
         self._deadline = 0
@@ -115,12 +116,6 @@ class Searcher:
         """Forget the table: the next search depends on no earlier one."""
         core.clear(self.tt, len(self.tt))
         core.clear(self.last, len(self.last))
-
-    def _follow(self, cells):
-        """Keep the table if `cells` may follow the previous search's position, else clear it."""
-        if not core.extends(cells, self.last):
-            core.clear(self.tt, len(self.tt))
-        self.last[:] = cells
 
     def _poll(self):
         if self._timed and self.clock.ticks_diff(self.clock.ticks_ms(), self._deadline) >= 0:
@@ -162,7 +157,9 @@ class Searcher:
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
-        self._follow(board.cells)
+        if not core.extends(board.cells, self.last):  # not the same game: a fresh table
+            core.clear(self.tt, len(self.tt))
+        self.last[:] = board.cells
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
@@ -172,17 +169,35 @@ class Searcher:
         core._poll = self._hook
         try:
             empties = DISCS - n
-            if depth >= empties and empties <= SOLVE_EMPTIES and len(order) > 1:
-                core.set_budget(arena, nodes // SOLVE_SHARE)
+            if nodes and depth >= empties and empties <= _SOLVE_EMPTIES and len(order) > 1:
+                core.set_budget(arena, nodes // _SOLVE_SHARE)
                 result = self._solve(order, h, player, empties, nodes)
                 if result is not None:
                     if info is not None:
                         info(result.depth, result.score, result.nodes)
                     return result
+                scores = self.scores
                 if self._stop:  # stopped by the poll or the clock: the best proof so far
-                    return SearchResult(self._proven(order), 0, 0, core.nodes(arena), self._stop)
+                    move = order[0]
+                    rank = -1
+                    for c in order:  # the first win, else draw, else unknown, else loss
+                        k = 1 if scores[c] == _UNKNOWN else 2 * scores[c] + 2
+                        if k > rank:
+                            move, rank = c, k
+                    return SearchResult(move, 0, 0, core.nodes(arena), self._stop)
                 core.set_budget(arena, nodes)  # the rest of the budget for the heuristic search
-                draw = self._prune(order)
+                # Drop the root moves the proof showed no better than another;
+                # keep the first proven draw as the fallback.
+                draw = -1
+                for c in order:
+                    if scores[c] == 0:
+                        draw = c
+                        break
+                i = len(order) - 1
+                while i >= 0 and len(order) > 1:
+                    if scores[order[i]] == -1 or (scores[order[i]] == 0 and order[i] != draw):
+                        order.pop(i)
+                    i -= 1
                 result = self._deepen(order, h, player, min(depth, empties), info, rng)
                 if draw >= 0 and result.score <= 0:
                     result.move, result.score = draw, 0  # nothing better in sight than the proven draw
@@ -192,7 +207,7 @@ class Searcher:
             core._poll = core.no_poll
             self._user_poll = None
 
-    def _solve(self, order, h, player, empties, budget):
+    def _solve(self, order, h, player, depth, budget):
         """Prove the root's result to the end of the game within the budget.
 
         First a weak solve (Pascal Pons' technique): each root move is probed
@@ -203,13 +218,13 @@ class Searcher:
         budget left, the exact score among the moves that can matter: the
         fastest win, or the slowest loss, with the whole `budget`. Returns a SearchResult, or None when
         the budget ran out before the result was known (the classes found so
-        far stay in self.scores for _prune). A refinement cut by the budget
+        far stay in self.scores). `depth` is the number of empty cells. A refinement cut by the budget
         still plays its best proven move, with stopped set and the score a
         bound (WIN + 1: a win of unknown length).
         """
         arena = self.arena
-        tt = self.tt
         scores = self.scores
+        empties = depth
         for c in order:
             scores[c] = _UNKNOWN
         best = -1
@@ -218,9 +233,9 @@ class Searcher:
             c = order[i]
             hz = core.play(arena, c, player, h)
             if best < 0:
-                v = -core.search(arena, tt, empties - 1, -1, 1, hz)
+                v = -core.search(arena, empties - 1, -1, 1, hz)
             else:
-                v = -core.search(arena, tt, empties - 1, -1, 0, hz)
+                v = -core.search(arena, empties - 1, -1, 0, hz)
             core.unmake(arena, c)
             if core.aborted(arena):
                 return None
@@ -249,11 +264,11 @@ class Searcher:
             c = cands[i]
             hz = core.play(arena, c, player, h)
             if i == 0:
-                v = -core.search(arena, tt, empties - 1, -beta, -alpha, hz)
+                v = -core.search(arena, empties - 1, -beta, -alpha, hz)
             else:
-                v = -core.search(arena, tt, empties - 1, -score - 1, -score, hz)
+                v = -core.search(arena, empties - 1, -score - 1, -score, hz)
                 if v > score and not core.aborted(arena):
-                    v = -core.search(arena, tt, empties - 1, -beta, -score, hz)
+                    v = -core.search(arena, empties - 1, -beta, -score, hz)
             core.unmake(arena, c)
             if core.aborted(arena):
                 if self._stop:
@@ -265,31 +280,6 @@ class Searcher:
         if score == -INF:
             score = -WIN - 1  # a loss, of unknown length
         return SearchResult(move, score, empties, core.nodes(arena), stopped)
-
-    def _prune(self, order):
-        """Drop the root moves the proof showed no better than another; returns
-        a proven draw's column, or -1."""
-        scores = self.scores
-        draw = -1
-        for c in order:
-            if scores[c] == 0:
-                draw = c
-                break
-        i = len(order) - 1
-        while i >= 0 and len(order) > 1:
-            c = order[i]
-            if scores[c] == -1 or (scores[c] == 0 and c != draw):
-                order.pop(i)
-            i -= 1
-        return draw
-
-    def _proven(self, order):
-        """The best move the unfinished proof knows (the first move if none)."""
-        for k in (1, 0):
-            for c in order:
-                if self.scores[c] == k:
-                    return c
-        return order[0]
 
     def _deepen(self, order, h, player, max_depth, info, rng):
         arena = self.arena
@@ -324,7 +314,6 @@ class Searcher:
         """
         arena = self.arena
         scores = self.scores
-        tt = self.tt
         best = -INF
         move = order[0]
         ties = 1
@@ -333,9 +322,9 @@ class Searcher:
             c = order[i]
             hz = core.play(arena, c, player, h)
             if i == 0:
-                sc = -core.search(arena, tt, depth - 1, -INF, INF, hz)
+                sc = -core.search(arena, depth - 1, -INF, INF, hz)
             else:
-                sc = -core.search(arena, tt, depth - 1, -INF, 1 - best, hz)
+                sc = -core.search(arena, depth - 1, -INF, 1 - best, hz)
             core.unmake(arena, c)
             if core.aborted(arena):
                 break
