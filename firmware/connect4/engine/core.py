@@ -85,8 +85,8 @@ _WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES
 _ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
 _CENTRE = const(_ORDER + 8)  # 8 bytes (7 used): static ordering bonus per column
 _MOVES = const(_CENTRE + 8)  # _PLY_BYTES per ply: ordered move lists
-_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # the same: their ordering keys
-_T1 = const(_KEYS + _PLIES * _PLY_BYTES)  # per cell, player 1 threats it is the hole of
+_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # _PLY_BYTES: the ordering keys of the list being sorted
+_T1 = const(_KEYS + _PLY_BYTES)  # per cell, player 1 threats it is the hole of
 _T2 = const(_T1 + _FIELD)  # the same for player 2 (must follow _T1)
 _WINDOWS = const(_T2 + _FIELD)  # per window: start cell, index step
 _WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
@@ -287,15 +287,6 @@ def clear(buf, size: int):
         i += 1
 
 
-def extends(cells, buf):
-    """True if every disc of the padded field `buf` is also in `cells` (the
-    border is the same in both): `cells` may follow `buf` in one game."""
-    for i in range(_FIELD):
-        if buf[i] != 0 and cells[i] != buf[i]:
-            return False
-    return True
-
-
 # place, remove, make, unmake and scan serve the Python-level root and
 # load_position only, a few dozen calls a search: they stay bytecode, about
 # 2.6 KB less machine code on the chip than viper for some 1-2 M instructions
@@ -432,17 +423,83 @@ def scan(arena, player: int) -> int:
     return out
 
 
+def horizon(arena, player):
+    """The heuristic value of the arena's position for `player`, within +-EVAL_MAX."""
+    p = arena
+    # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
+    # The incremental score holds the open windows (by how many discs they
+    # hold) and the centre discs. Here the threats are added: a cell that
+    # would complete a four, with extras for the row parity that favours
+    # its owner (odd rows for the first player, even for the second), for
+    # being the lowest threat of its column, for sitting right above a
+    # playable cell, and for two threats of one player stacked in a column
+    # (a fork). The search inlines the same walk at its leaves (a call costs
+    # about as much as the walk); this bytecode copy serves the few nodes that
+    # are called at the horizon (the root's first iteration).
+    v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+    wthreat = p[_WTHREAT]
+    wodd = p[_WODD]
+    wlow = p[_WLOW]
+    wstack = p[_WSTACK]
+    wnext = p[_WNEXT]
+    c = 0
+    while c < _COLS:
+        x = p[_TOP + c]
+        y = x
+        low = 0  # set once any threat was seen lower in this column
+        prev1 = 0
+        prev2 = 0
+        while y < _FIELD_END:
+            a = p[_T1 + y]
+            b = p[_T2 + y]
+            odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
+            if a:
+                v += wthreat
+                if odd:
+                    v += wodd
+                    if low == 0:
+                        v += wlow
+                if prev1:
+                    v += wstack
+                if y == x + _ROW:
+                    v += wnext
+            if b:
+                v -= wthreat
+                if odd == 0:
+                    v -= wodd
+                    if low == 0:
+                        v -= wlow
+                if prev2:
+                    v -= wstack
+                if y == x + _ROW:
+                    v -= wnext
+            if a or b:
+                low = 1
+            prev1 = a
+            prev2 = b
+            y += _ROW
+        c += 1
+    if player == 2:
+        v = 0 - v
+    if v > EVAL_MAX:
+        v = EVAL_MAX
+    elif v < 0 - EVAL_MAX:
+        v = 0 - EVAL_MAX
+    return v
+
+
 @micropython.viper
-def negamax(arena, dab: int, h: int) -> int:
+def negamax(arena, depth: int, h: int) -> int:
     """Negamax alpha-beta with a transposition table; returns the score.
 
-    `dab` packs depth, alpha and beta (see search()). On abort it returns 0
-    and sets the arena's abort byte: the caller must then discard the result.
+    `depth` comes packed with alpha and beta (see search()). On abort it
+    returns 0 and sets the arena's abort byte: the caller must then discard
+    the result.
     """
     p = ptr8(arena)
-    depth = dab >> _DEPTH_SHIFT
-    alpha = ((dab >> _AB_BITS) & _AB_MASK) - _AB_BIAS
-    beta = (dab & _AB_MASK) - _AB_BIAS
+    alpha = ((depth >> _AB_BITS) & _AB_MASK) - _AB_BIAS
+    beta = (depth & _AB_MASK) - _AB_BIAS
+    depth = depth >> _DEPTH_SHIFT
     count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
     count += 1
     p[_NODES] = count & 0xFF
@@ -506,65 +563,8 @@ def negamax(arena, dab: int, h: int) -> int:
         alpha = lo
         if alpha >= beta:
             return alpha
-    if depth <= 0:
-        # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
-        # The incremental score holds the open windows (by how many discs they
-        # hold) and the centre discs. Here the threats are added: a cell that
-        # would complete a four, with extras for the row parity that favours
-        # its owner (odd rows for the first player, even for the second), for
-        # being the lowest threat of its column, for sitting right above a
-        # playable cell, and for two threats of one player stacked in a column
-        # (a fork). Inlined: a call would cost as much as the walk.
-        v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-        wthreat = p[_WTHREAT]
-        wodd = p[_WODD]
-        wlow = p[_WLOW]
-        wstack = p[_WSTACK]
-        wnext = p[_WNEXT]
-        c = 0
-        while c < _COLS:
-            x = p[_TOP + c]
-            y = x
-            low = 0  # set once any threat was seen lower in this column
-            prev1 = 0
-            prev2 = 0
-            while y < _FIELD_END:
-                a = p[_T1 + y]
-                b = p[_T2 + y]
-                odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
-                if a:
-                    v += wthreat
-                    if odd:
-                        v += wodd
-                        if low == 0:
-                            v += wlow
-                    if prev1:
-                        v += wstack
-                    if y == x + _ROW:
-                        v += wnext
-                if b:
-                    v -= wthreat
-                    if odd == 0:
-                        v -= wodd
-                        if low == 0:
-                            v -= wlow
-                    if prev2:
-                        v -= wstack
-                    if y == x + _ROW:
-                        v -= wnext
-                if a or b:
-                    low = 1
-                prev1 = a
-                prev2 = b
-                y += _ROW
-            c += 1
-        if player == 2:
-            v = 0 - v
-        if v > EVAL_MAX:
-            v = EVAL_MAX
-        elif v < 0 - EVAL_MAX:
-            v = 0 - EVAL_MAX
-        return v
+    if depth <= 0:  # only the root's first iteration calls a node at the horizon
+        return int(horizon(arena, player))
     ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
     check = (h >> _CHECK_SHIFT) & _CHECK_MASK
     tt_move = _NO_MOVE
@@ -614,12 +614,12 @@ def negamax(arena, dab: int, h: int) -> int:
             if key > _KEY_MAX:
                 key = _KEY_MAX
         j = cnt  # insertion sort, stable: equal keys keep the centre-first order
-        while j > 0 and p[_KEYS + base + j - 1] < key:
+        while j > 0 and p[_KEYS + j - 1] < key:
             p[_MOVES + base + j] = p[_MOVES + base + j - 1]
-            p[_KEYS + base + j] = p[_KEYS + base + j - 1]
+            p[_KEYS + j] = p[_KEYS + j - 1]
             j -= 1
         p[_MOVES + base + j] = c
-        p[_KEYS + base + j] = key
+        p[_KEYS + j] = key
         cnt += 1
     inc = _DISC1  # a disc's step in a window state
     centre = p[_WCENTRE]
@@ -746,7 +746,7 @@ def negamax(arena, dab: int, h: int) -> int:
                                 if la >= lbb:
                                     r = la
                                     done = 1
-                    if done == 0:  # the horizon value, as at the top
+                    if done == 0:  # the horizon value, as horizon() computes it
                         r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
                         wthreat = p[_WTHREAT]
                         wodd = p[_WODD]

@@ -157,9 +157,13 @@ class Searcher:
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
-        if not core.extends(board.cells, self.last):  # not the same game: a fresh table
-            core.clear(self.tt, len(self.tt))
-        self.last[:] = board.cells
+        last = self.last
+        cells = board.cells
+        for i in range(CELLS):
+            if last[i] != 0 and cells[i] != last[i]:  # a disc gone: not the same game
+                core.clear(self.tt, len(self.tt))  # a fresh table
+                break
+        last[:] = cells
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
@@ -251,34 +255,18 @@ class Searcher:
                 if scores[c] == 0:
                     return SearchResult(c, 0, empties, core.nodes(arena))
         core.set_budget(arena, budget)
-        if win >= 0:  # the fastest win among the winner and the moves not yet probed
-            cands = order[win:]
-            alpha, beta = WIN, INF
-        else:  # every move loses: the slowest loss
-            cands = order
-            alpha, beta = -INF, -WIN
-        move = cands[0]
-        score = WIN + 1 if win >= 0 else -INF  # a win, of unknown length
+        # The exact scores, to the end: the fastest win among the winner and
+        # the moves not yet probed, or the slowest loss.
+        move, score, partial = self._root(order[win:] if win >= 0 else order, h, player, empties, None)
         stopped = STOP_NONE
-        for i in range(len(cands)):
-            c = cands[i]
-            hz = core.play(arena, c, player, h)
-            if i == 0:
-                v = -core.search(arena, empties - 1, -beta, -alpha, hz)
-            else:
-                v = -core.search(arena, empties - 1, -score - 1, -score, hz)
-                if v > score and not core.aborted(arena):
-                    v = -core.search(arena, empties - 1, -beta, -score, hz)
-            core.unmake(arena, c)
-            if core.aborted(arena):
-                if self._stop:
-                    return None
-                stopped = STOP_NODES  # out of budget: the best proved so far
-                break
-            if v > score:
-                move, score = c, v
-        if score == -INF:
-            score = -WIN - 1  # a loss, of unknown length
+        if core.aborted(arena):
+            if self._stop:
+                return None
+            stopped = STOP_NODES  # out of budget: the best proved so far
+            if partial is not None:
+                move, score = partial
+            elif score == -INF:  # not even the first move's length is known
+                move, score = (order[win], WIN + 1) if win >= 0 else (order[0], -WIN - 1)
         return SearchResult(move, score, empties, core.nodes(arena), stopped)
 
     def _deepen(self, order, h, player, max_depth, info, rng):
