@@ -17,7 +17,8 @@ Every figure is measured in this run:
      level as first player against the perfect player; as second player
      against a perfect player erring 20% of the time (did the board keep a
      draw or a win once given one?); value kept and best move on the position
-     sets of tools/data/positions_*.txt (tools/bench/make_sets.py);
+     sets of tools/data/positions_*.txt (tools/bench/make_sets.py); `--only sets`
+     runs the sets alone (a quarter of an hour), without the games;
   6. the ladder: Elo of every level and four references from a round robin
      (tools/bench/ladder.py).
 
@@ -265,8 +266,15 @@ def set_accuracy(pool, lo, hi, limit):
 
 
 def against_perfect(pool, say, games, limit, ipn):
+    """The games against the perfect player (none if `games` is 0), then the position sets."""
     say("### Against a perfect player (top level %d, judged by bitbully)" % TOP)
     say()
+    if games:
+        perfect_games(pool, say, games, ipn)
+    position_sets(pool, say, limit, ipn)
+
+
+def perfect_games(pool, say, games, ipn):
     say("| games | W-D-L | mean nodes/move | est. chip s/move (mean / max) | given a draw or win | kept it |")
     say("|---|---:|---:|---:|---:|---:|")
     for engine_first, error in ((True, 0), (False, ERRING)):
@@ -279,22 +287,29 @@ def against_perfect(pool, say, games, limit, ipn):
             chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, given,
             "%.1f%%" % (100.0 * kept / given) if given else "-"))
     say()
-    say("| set | positions | keeps the game value | plays a best move | mean nodes | max nodes |")
-    say("|---|---:|---:|---:|---:|---:|")
-    for lo, hi in SETS:
-        a = set_accuracy(pool, lo, hi, limit)
-        if a is None:
-            say("| %s: missing (make it with tools/bench/make_sets.py) | | | | | |"
-                % os.path.relpath(set_path(lo, hi), ROOT))
-            continue
-        say("| %s (%d-%d discs) | %d | %.1f%% | %.1f%% | %d | %d |" % (
-            a["file"], lo, hi, a["positions"], 100 * a["value"], 100 * a["best"],
-            a["mean_nodes"], a["max_nodes"]))
-    say()
     say("Seeds 1..%d; the perfect player picks at random (seeded) among its best-score "
         "moves; \"given a draw or win\": games where the board, at one of its moves, held "
         "a drawn or won position; \"kept it\": of those, the games it ended with at least "
         "that result." % games)
+    say()
+
+
+def position_sets(pool, say, limit, ipn):
+    say("| set | positions | keeps the game value | plays a best move | mean nodes | max nodes "
+        "| est. chip s/move (mean / max) |")
+    say("|---|---:|---:|---:|---:|---:|---:|")
+    for lo, hi in SETS:
+        a = set_accuracy(pool, lo, hi, limit)
+        if a is None:
+            say("| %s: missing (make it with tools/bench/make_sets.py) | | | | | | |"
+                % os.path.relpath(set_path(lo, hi), ROOT))
+            continue
+        say("| %s (%d-%d discs) | %d | %.1f%% | %.1f%% | %d | %d | %.2f / %.2f |" % (
+            a["file"], lo, hi, a["positions"], 100 * a["value"], 100 * a["best"],
+            a["mean_nodes"], a["max_nodes"], chip_ms(a["mean_nodes"], ipn) / 1000,
+            chip_ms(a["max_nodes"], ipn) / 1000))
+    say()
+    say("Each position is judged alone (a fresh Searcher: no table from earlier positions).")
     say()
 
 
@@ -330,8 +345,8 @@ def main(argv=None):
             pons_accuracy(pool, say, args.quick)
         if run("levels"):
             level_table(pool, say, args.quick, ipn)
-        if run("perfect"):
-            games = args.games or (10 if args.quick else 100)
+        if run("perfect") or args.only == "sets":  # "sets": the position sets without the games
+            games = 0 if args.only == "sets" else args.games or (10 if args.quick else 100)
             against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
         if run("ladder"):
             games = args.ladder_games or (2 if args.quick else 10)
@@ -345,7 +360,7 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("speed", "accuracy", "levels", "perfect", "ladder")
+SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder")
 
 
 def speed_and_memory(args, say):

@@ -10,6 +10,10 @@ One command a line in (str, or bytes that must be UTF-8), answers out through
   isready                 answers `readyok`
   quit                    `handle` returns False
 Anything else, or a bad argument, answers `error <message>` and changes nothing.
+The search keeps its table from one `go` to the next while each position
+follows the last searched one (the same game, moves added); a `position`
+that does not (a new game, another game, a move taken back) starts it afresh,
+so a game's answers never depend on an earlier game's.
 Columns are 1-based as in the move notation. Each limit given to `go`
 replaces the level's of its kind; movetime (wall clock) is an extra cap and
 the only limit that is not deterministic.
