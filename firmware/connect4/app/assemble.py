@@ -9,8 +9,10 @@ import time
 
 from connect4.app.game import App
 from connect4.app.store import Store
+from connect4.app.records import Records
 
 SETTINGS_FILE = "connect4.json"
+RECORDS_FILE = "games.txt"
 
 
 def settings_store(cfg, fs=None):
@@ -21,11 +23,18 @@ def settings_store(cfg, fs=None):
     return store
 
 
+def game_records(cfg, fs=None):
+    """The records file of `cfg`'s flash, checked (a cut write recovered, bad lines set aside)."""
+    records = Records(cfg["flash_dir"] + RECORDS_FILE, fs=fs)
+    records.check()
+    return records
+
+
 def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
     """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash.
 
     cfg: config.get()'s dict; clock: the `time` module or a fake; listener:
-    see connect4.app.game; fs: the store's file operations (tests).
+    see connect4.app.game; fs: the store's and records' file operations (tests).
     """
     return App(hw.display, hw.input, settings_store(cfg, fs), cfg, clock=clock, wdt=hw.wdt, seed=seed,
-               listener=listener)
+               listener=listener, records=game_records(cfg, fs))

@@ -1,8 +1,9 @@
-"""The menu: seven items along the top row, the chosen one's value below.
+"""The menu: eight items along the top row, the chosen one's value below.
 
 Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
 dot blinks), turning changes the value, a press confirms. "Stats" opens
-pages of numbers instead; "Back", or a long press anywhere, leaves the menu.
+pages of numbers instead, "games" the list of recorded games; "Back", or a
+long press anywhere, leaves the menu.
 
     item        picture
     mode        AI / 2P / DM (vs AI, two players, demo)
@@ -11,12 +12,20 @@ pages of numbers instead; "Back", or a long press anywhere, leaves the menu.
     blunder     the AI's blunder chance in percent, L = the level's own
     brightness  a bar of 1..7
     stats       three bars (wins, losses, draws at the current level); press for numbers
+    games       a white triangle (play); press for the list of recorded games
     back        <
 
 Statistics pages: one per AI level (its dot lit on the top row), then one
 for two players (a red and a yellow dot); turning changes the page, a press
 goes back. Each page shows its numbers in turn, 1.5 s each: wins (green),
 losses (red), draws (blue); for two players red wins, yellow wins, draws.
+The last page counts the hints asked for (white).
+
+Games list (connect4.app.records): the newest first; turning walks it, a
+press replays the game shown (the menu returns REPLAY, the record in
+`chosen`). A page shows the game's number (its last two digits) and, on the
+top row, its result (a red or yellow bar for the winner, blue a draw, dim
+abandoned) and its mode's colour in the corner.
 """
 from micropython import const
 from time import ticks_diff
@@ -27,16 +36,20 @@ from connect4.app import store
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, WHITE, DIM, RED, YELLOW,
                                  GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 
-ITEMS = ("mode", "level", "first", "blunder", "brightness", "stats", "back")
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "stats", "games", "back")
 _STATS = const(5)
-_BACK = const(6)
+_GAMES = const(6)
+_BACK = const(7)
 MODE_TEXT = ("AI", "2P", "DM")
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
-PAGES = store.MAX_LEVEL + 1  # one per level, then two players
+PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints
+_HINTS_PAGE = const(store.MAX_LEVEL + 1)
+RESULT_COLORS = (RED, YELLOW, BLUE, DIM)  # records: red won, yellow won, a draw, abandoned
 SHOW_MS = const(1500)
 
 CLOSE = const(1)
+REPLAY = const(2)
 
 
 def _cycle(values, value, step):
@@ -45,10 +58,13 @@ def _cycle(values, value, step):
 
 
 class Menu:
-    def __init__(self, settings, stats, on_brightness=None):
+    def __init__(self, settings, stats, on_brightness=None, records=None):
         self.settings = settings  # the store's dicts, changed in place
         self.stats = stats
         self.on_brightness = on_brightness
+        self.records = records  # connect4.app.records.Records, or None
+        self.game = -1  # games list: the index shown (0 = the newest), -1 = none
+        self.chosen = None  # the Record shown on the games list
         self.item = 0
         self.editing = False
         self.page = -1  # statistics page (level - 1, or MAX_LEVEL for two players), -1 = none
@@ -62,6 +78,7 @@ class Menu:
         self.item = 0
         self.editing = False
         self.page = -1
+        self.game = -1
         self.changed = []
 
     def event(self, ev):
@@ -69,6 +86,14 @@ class Menu:
         if ev == LONG_SELECT:
             return CLOSE
         step = 1 if ev == RIGHT else -1 if ev == LEFT else 0
+        if self.game >= 0:
+            if step:
+                self._show_game(self.game + step)
+            elif self.chosen is not None:
+                return REPLAY
+            else:
+                self.game = -1
+            return 0
         if self.page >= 0:
             if step:
                 self.page = (self.page + step) % PAGES
@@ -90,9 +115,18 @@ class Menu:
             if self.item == _STATS:
                 self.page = self.settings["level"] - 1
                 self.page_since = self.now
+            elif self.item == _GAMES:
+                self._show_game(0)
             else:
                 self.editing = True
         return 0
+
+    def _show_game(self, i):
+        """The games list at index i (kept within the list); reads that one record."""
+        records = self.records
+        n = records.count() if records is not None else 0
+        self.game = max(0, min(n - 1, i))
+        self.chosen = records.get(self.game) if n else None
 
     def _change(self, step):
         key = ITEMS[self.item]
@@ -119,14 +153,18 @@ class Menu:
         w, h = display.width, display.height
         gy = h - 5  # glyphs sit at the bottom
         blink = now % 500 < 300
+        if self.game >= 0:
+            self._render_game(display, gy)
+            return
         if self.page >= 0:
             self._render_page(display, gy)
             return
-        for i in range(len(ITEMS)):
+        first = max(0, self.item - w + 1)  # a narrow panel shows the items near the chosen one
+        for i in range(first, len(ITEMS)):
             if i == self.item:
-                display.set(i, 0, WHITE if blink or not self.editing else 0)
+                display.set(i - first, 0, WHITE if blink or not self.editing else 0)
             else:
-                display.set(i, 0, DIM)
+                display.set(i - first, 0, DIM)
         key = ITEMS[self.item]
         s = self.settings
         if key == "mode":
@@ -169,6 +207,10 @@ class Menu:
                 display.set(1 + 2 * i, h - 1, color if height else DIM)
                 for k in range(height):
                     display.set(1 + 2 * i, h - 1 - k, color)
+        elif key == "games":
+            for dx in range(3):
+                for dy in range(dx, 5 - dx):
+                    display.set(2 + dx, gy + dy, WHITE)
         else:
             draw_char(display, "<", 2, gy, WHITE)
 
@@ -178,8 +220,20 @@ class Menu:
             for dx in range(3):
                 display.set(x + dx, y + dy, color)
 
+    def _render_game(self, display, gy):
+        record = self.chosen
+        if record is None:  # no games yet
+            draw_number(display, 0, 0, gy, DIM)
+            return
+        for x in range(3):
+            display.set(x, 0, RESULT_COLORS[record.result])
+        display.set(display.width - 1, 0, MODE_COLORS[("ai", "two", "demo").index(record.mode)])
+        draw_number(display, record.number % 100, 0, gy, WHITE)
+
     def _shown(self):
         """(kind 0-2, value) that the statistics page shows now."""
+        if self.page == _HINTS_PAGE:
+            return 0, self.stats.get("hints", 0)
         kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
         if self.page < store.MAX_LEVEL:
             return kind, self.stats["ai"][self.page][kind]
@@ -188,6 +242,9 @@ class Menu:
     def _render_page(self, display, gy):
         page = self.page
         kind, value = self._shown()
+        if page == _HINTS_PAGE:
+            draw_number(display, value, 0, gy, WHITE)
+            return
         if page < store.MAX_LEVEL:
             for x in range(min(display.width, store.MAX_LEVEL)):
                 display.set(x, 0, WHITE if x == min(page, display.width - 1) else DIM)

@@ -1,0 +1,107 @@
+"""A recorded game played again on the matrix (the app's REPLAY state).
+
+The discs fall one by one, a step every STEP_MS; LEFT/RIGHT step back and
+forth (and pause), a press pauses or plays on (at the end: from the start);
+the app's long press leaves. At the end the winning four blinks as in a live
+game, or a draw breathes.
+
+Review marks: above the column of the last disc, a dot says what the record
+knows of the position after it, seen by the side that moved (records.MARKS):
+green a win, blue a draw, red a loss, nothing if not known. The dot blinks
+where the result changed hands: the mover had better before this move
+(the previous mark, seen from the other side) than after it.
+"""
+from micropython import const
+from time import ticks_diff
+
+from connect4.engine.board import Board
+from connect4.hw.input import LEFT, RIGHT, SELECT
+from connect4.app.glyphs import RED, YELLOW, GREEN, BLUE, WHITE
+from connect4.app.render import draw_board, draw_frame, draw_win, draw_draw
+
+STEP_MS = const(900)  # the pace of the discs
+_DROP_ROW_MS = const(45)
+_VALUE = {"W": 1, "D": 0, "L": -1}
+_MARK_COLORS = {"W": GREEN, "D": BLUE, "L": RED}
+_MODE = {"ai": 0, "two": 1, "demo": 2}
+
+
+def turned(marks, i):
+    """Did move i change the result for its mover (known before and after, and worse)?"""
+    if i < 1 or i >= len(marks):
+        return False
+    before = _VALUE.get(marks[i - 1])
+    after = _VALUE.get(marks[i])
+    return before is not None and after is not None and after < -before
+
+
+class Replay:
+    def __init__(self, record, now):
+        self.record = record
+        self.board = Board()
+        self.colors = [0, RED, YELLOW] if record.first == 0 else [0, YELLOW, RED]
+        self.paused = False
+        self.since = now  # when the shown position was reached
+        self.pos = 0  # discs shown
+
+    def _show(self, pos, now):
+        """The position after `pos` moves."""
+        moves = self.record.moves
+        pos = max(0, min(len(moves), pos))
+        board = self.board
+        if pos < board.count:
+            board.reset()
+        while board.count < pos:
+            board.play(ord(moves[board.count]) - 49)
+        self.pos = pos
+        self.since = now
+
+    def at_end(self):
+        return self.pos >= len(self.record.moves)
+
+    def tick(self, now):
+        """Time passes: the next disc when its time has come; True if the picture changed."""
+        if self.paused or self.at_end() or ticks_diff(now, self.since) < STEP_MS:
+            return False
+        self._show(self.pos + 1, now)
+        return True
+
+    def event(self, ev, now):
+        if ev == LEFT or ev == RIGHT:
+            self.paused = True
+            self._show(self.pos + (1 if ev == RIGHT else -1), now)
+        elif ev == SELECT:
+            if self.at_end():
+                self.paused = False
+                self._show(0, now)
+            else:
+                self.paused = not self.paused
+                self.since = now
+
+    def draw(self, d, layout, now):
+        board = self.board
+        colors = self.colors
+        t = ticks_diff(now, self.since)
+        d.clear()
+        if board.winner:
+            draw_win(d, layout, board, colors, board.winning_line(), t)
+            return
+        if board.is_full():
+            draw_draw(d, layout, board, colors, t)
+            return
+        mover = colors[2 - (board.count & 1)]  # whose disc was the last
+        draw_frame(d, layout, WHITE if self.paused and t % 1000 < 500 else mover,
+                   _MODE.get(self.record.mode, 0))
+        if not board.count:
+            draw_board(d, layout, board, colors)
+            return
+        col = board.history[board.count - 1]
+        row = board.height(col) - 1
+        draw_board(d, layout, board, colors, 255, col, row)
+        top = max(0, layout.hover_y)
+        bottom = layout.cell_y(row)
+        d.set(col, min(bottom, top + t // _DROP_ROW_MS), colors[board.get(col, row)])
+        mark = self.record.marks[board.count - 1] if self.record.marks else "?"
+        if mark in _MARK_COLORS and layout.hover_y >= 0 and top + t // _DROP_ROW_MS >= bottom:
+            if not turned(self.record.marks, board.count - 1) or t % 500 < 300:
+                d.set(col, layout.hover_y, _MARK_COLORS[mark])
