@@ -9,6 +9,7 @@ statistics persist between runs; --temp-flash runs on a throwaway one.
   ←/→ or A/D   turn the encoder (buttons preset: press LEFT/RIGHT)
   Space/Enter  press (drop a disc, confirm; buttons preset: DROP)
   L or M       long press (the menu)
+  H            the hint (press held while turning)
   Q, Ctrl-C    quit
 
 The preset is config.py's PRESET unless --preset names another.

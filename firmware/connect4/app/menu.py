@@ -44,7 +44,7 @@ MODE_TEXT = ("AI", "2P", "DM")
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
 PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints
-_HINTS_PAGE = const(store.MAX_LEVEL + 1)
+_HINTS_PAGE = PAGES - 1
 RESULT_COLORS = (RED, YELLOW, BLUE, DIM)  # records: red won, yellow won, a draw, abandoned
 SHOW_MS = const(1500)
 
@@ -223,6 +223,8 @@ class Menu:
     def _render_game(self, display, gy):
         record = self.chosen
         if record is None:  # no games yet
+            for x in range(3):
+                display.set(x, 0, DIM)
             draw_number(display, 0, 0, gy, DIM)
             return
         for x in range(3):
@@ -243,6 +245,8 @@ class Menu:
         page = self.page
         kind, value = self._shown()
         if page == _HINTS_PAGE:
+            for x in range(3):
+                display.set(x, 0, WHITE)
             draw_number(display, value, 0, gy, WHITE)
             return
         if page < store.MAX_LEVEL:

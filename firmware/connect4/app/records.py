@@ -137,7 +137,7 @@ class Records:
 
     def _scan(self):
         """(offsets of the last `limit` records, records seen, bad lines, the last number)."""
-        offsets = []
+        offsets = []  # type: list[int]
         good = bad = last = 0
         f = self._open()
         if f is None:
@@ -222,7 +222,8 @@ class Records:
             fs.rename(self.tmp, self.path)
             return True
         except Exception as e:
-            discard(fs, self.tmp)
+            if exists(fs, self.path):  # else the new file is all there is: check() takes it
+                discard(fs, self.tmp)
             if self.save_error is None:
                 self.save_error = "game record not saved to %s (%s)" % (self.path, why(e))
                 print("connect4: " + self.save_error)
