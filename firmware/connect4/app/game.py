@@ -132,6 +132,7 @@ class App:
         self.judge = None  # judge(moves) -> marks string (the simulator's perfect solver)
         self.recorded = True  # the board's game is recorded (or empty)
         self.hints = [0, 0]
+        self.game_levels = (0, 0)  # by side, 0 for a person (_levels)
         self.marks = bytearray(WIDTH * 6)
         self.hint_col = -1  # the hinted column while the cursor stays on it
         self.proof = None  # (count, column, score): a proven score of the position before move `count`
@@ -442,6 +443,7 @@ class App:
             self.demo_order = levels.demo_pair(self.rng, self.demo_order)
             a, b = self.demo_order
             self.demo_levels = (a, b) if side == 0 else (b, a)
+        self.game_levels = self._levels()
         self.cursor = 3
         self._go(PLAY, now)
 
@@ -547,7 +549,7 @@ class App:
         self._emit("game", {
             "mode": MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
             "first": self.first_side,
-            "levels": self._levels(),
+            "levels": self.game_levels,
         })
         self._go(OVER, now)
 
@@ -564,7 +566,7 @@ class App:
             self.marks[n - 1] = 76 if result.score > 0 else 87  # the previous mover: L or W
 
     def _levels(self):
-        """The levels by side, 0 for a person."""
+        """The levels by side, 0 for a person, as the game starts (a menu change comes after)."""
         if self.mode == MODE_DEMO:
             return self.demo_levels
         return (0, self.settings["level"] if self.mode == MODE_AI else 0)
@@ -577,7 +579,7 @@ class App:
         board = self.board
         moves = board.moves_string()
         marks = self.judge(moves) if self.judge is not None else bytes(self.marks[:board.count]).decode()
-        self.records.append(Record(store.MODES[self.mode], self.first_side, self._levels(), result,
+        self.records.append(Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
                                    (self.hints[0], self.hints[1]), moves, marks))
 
     # ---- the AI
