@@ -110,9 +110,16 @@ def read_records(source):
             found = [r for r in (parse(line) for line in f) if r is not None]
         if not found:
             raise ValueError("%s holds no game record" % source)
-        return found
-    record = parse(source)
-    if record is None:
-        raise ValueError("%r is neither a file nor a game record line "
-                         "(NUMBER MODE FIRST LEVELS RESULT HINTS MOVES MARKS)" % source)
-    return [record]
+    else:
+        record = parse(source)
+        if record is None:
+            raise ValueError("%r is neither a file nor a game record line "
+                             "(NUMBER MODE FIRST LEVELS RESULT HINTS MOVES MARKS)" % source)
+        found = [record]
+    from connect4.engine.board import Board
+    for record in found:
+        try:
+            Board(record.moves)
+        except ValueError as e:
+            raise ValueError("game %d: its moves are not a game: %s" % (record.number, e))
+    return found

@@ -188,3 +188,13 @@ def test_turning_points_are_where_the_mover_had_better_before():
     assert turned("WLL", 2)  # yellow's move lost (red had a win), red's move loses: thrown away
     assert not turned("WL", 1) and not turned("??", 1) and not turned("W", 0)
     assert turned("LD", 1) and not turned("DD", 1) and turned("DL", 1)
+
+
+def test_a_record_that_goes_on_after_a_win_replays_up_to_the_win():
+    from connect4.app.replay import Replay
+    from connect4.app.records import parse
+    replay = Replay(parse("3 two r 0/0 r 0/0 12121212 ????????"), 0)
+    assert replay.length == 7
+    for t in range(1, 12):
+        replay.tick(t * STEP_MS)
+    assert replay.at_end() and replay.board.winner == 1 and replay.pos == 7

@@ -43,11 +43,23 @@ class Replay:
         self.paused = False
         self.since = now  # when the shown position was reached
         self.pos = 0  # discs shown
+        self.length = self._legal(record.moves)  # the moves shown: those of a legal game
+
+    def _legal(self, moves):
+        """How many of `moves` make a game (a record from elsewhere may go on after a win)."""
+        board = self.board
+        for ch in moves:
+            if not board.can_play(ord(ch) - 49):
+                break
+            board.play(ord(ch) - 49)
+        n = board.count
+        board.reset()
+        return n
 
     def _show(self, pos, now):
         """The position after `pos` moves."""
         moves = self.record.moves
-        pos = max(0, min(len(moves), pos))
+        pos = max(0, min(self.length, pos))
         board = self.board
         if pos < board.count:
             board.reset()
@@ -57,7 +69,7 @@ class Replay:
         self.since = now
 
     def at_end(self):
-        return self.pos >= len(self.record.moves)
+        return self.pos >= self.length
 
     def tick(self, now):
         """Time passes: the next disc when its time has come; True if the picture changed."""
