@@ -11,7 +11,7 @@ changed hands, with the moves that would have kept it.
 import os
 import sys
 
-from connect4.app.records import Record, parse, RESULTS  # noqa: F401  (Record: the type reviewed)
+from connect4.app.records import parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALUE_NAMES = {"W": "win", "D": "draw", "L": "loss", "?": "?"}

@@ -10,11 +10,12 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
-from connect4.app.records import Records, Record, parse, LIMIT
+from connect4.app.records import Records, Record, parse
 from host_sim import review
 from host_sim.world import Sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIMIT = Records("games.txt").limit  # the records kept
 
 
 def sim(args, timeout=300):
@@ -131,7 +132,7 @@ def test_random_game_sequences_keep_the_last_hundred_in_order(games):
             if junk:  # a line from elsewhere: set aside at the next start, the rest kept
                 with open(records.path, "a") as f:
                     f.write("junk %s\n" % moves)
-                records.check()
+                assert records.count() == min(len(written), LIMIT)
             assert records.append(Record(mode, result % 2, (0, 0), result, (0, 0), moves, "?" * len(moves)))
             written.append(moves)
         got = [r.moves for r in records.recent()]

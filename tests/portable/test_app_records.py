@@ -2,17 +2,12 @@
 and a power cut at any point of a write losing no older record."""
 import os
 
-from connect4.app.records import Records, Record, parse, LIMIT
+from connect4.app.records import Records, Record, parse
 from connect4.app.store import Files
 from fakes import tmpdir
+from test_app_store import exists
 
-
-def read(path):
-    f = open(path, "rb")
-    try:
-        return f.read()
-    finally:
-        f.close()
+LIMIT = Records("games.txt").limit  # the records kept
 
 
 def write(path, data):
@@ -21,12 +16,12 @@ def write(path, data):
     f.close()
 
 
-def exists(path):
+def read(path):
+    f = open(path, "rb")
     try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
+        return f.read()
+    finally:
+        f.close()
 
 
 def game(i, result=0):
@@ -65,14 +60,14 @@ def test_lines_that_are_not_records_parse_to_none():
 def test_appends_number_the_games_and_read_back_newest_first():
     path = tmpdir("rec1") + "games.txt"
     records = Records(path)
-    assert records.check() == "missing" and records.count() == 0 and records.get(0) is None
+    assert records.count() == 0 and records.get(0) is None
     assert moves_newest_first(records) == []
     for i in range(5):
         assert records.append(game(i))
     assert [r.number for r in records.recent()] == [5, 4, 3, 2, 1]
     assert records.get(0).moves == game(4).moves and records.get(4).moves == game(0).moves
     assert records.get(5) is None and records.get(-1) is None
-    assert Records(path).check() == "ok"
+    assert Records(path).count() == 5
     assert read(path).count(b"\n") == 5 and not exists(path + ".tmp")
 
 
@@ -97,17 +92,18 @@ def test_bad_lines_are_set_aside_and_the_rest_kept():
     lines = good.split(b"\n")
     damaged = lines[0] + b"\n" + b"\xff\xfe garbage\n" + b"9" * 400 + b"\n" + lines[1] + b"\n" + lines[2][:-3]
     write(path, damaged)
-    assert Records(path).check() == "repaired"
-    assert read(path + ".bad") == damaged  # the damaged file, kept as it was
-    assert read(path) == lines[0] + b"\n" + lines[1] + b"\n"
-    assert records.append(game(9)) and [r.number for r in records.recent()] == [3, 2, 1]
+    assert [r.number for r in records.recent()] == [2, 1]  # what is readable reads
+    assert records.append(game(9))  # the next write sets the damaged file aside
+    assert read(path + ".bad") == damaged  # as it was
+    assert read(path) == lines[0] + b"\n" + lines[1] + b"\n" + game(9).line().replace("0 ", "3 ", 1).encode() + b"\n"
+    assert [r.number for r in records.recent()] == [3, 2, 1]
 
 
 def test_a_last_line_without_its_newline_still_counts():
     path = tmpdir("rec4") + "games.txt"
     write(path, b"1 two r 0/0 r 0/0 4 W\n2 two y 0/0 a 0/0 45 ??")
     records = Records(path)
-    assert records.check() == "ok" and moves_newest_first(records) == ["45", "4"]
+    assert moves_newest_first(records) == ["45", "4"]
     records.append(game(0))
     assert read(path).endswith(b"??\n3 ai r 0/1 r 0/0 41 ?W\n")
 
@@ -116,10 +112,9 @@ def test_a_leftover_temporary_file_is_used_only_when_the_file_is_missing():
     folder = tmpdir("rec5")
     path = folder + "games.txt"
     write(path + ".tmp", b"1 two r 0/0 r 0/0 4 W\n")
-    assert Records(path).check() == "recovered" and moves_newest_first(Records(path)) == ["4"]
+    assert moves_newest_first(Records(path)) == ["4"] and not exists(path + ".tmp")
     write(path + ".tmp", b"2 two r 0/0 r 0/0 5 W\n")  # a write cut short: the file is the truth
-    assert Records(path).check() == "ok" and not exists(path + ".tmp")
-    assert moves_newest_first(Records(path)) == ["4"]
+    assert moves_newest_first(Records(path)) == ["4"] and not exists(path + ".tmp")
 
 
 class PowerCut(Exception):
@@ -190,7 +185,6 @@ def test_a_power_cut_at_any_byte_of_a_write_loses_no_older_record():
         write(path, before)
         cut = _cut(Records(path, fs=DyingFiles(budget), limit=3), game(8))
         after = Records(path, limit=3)  # power back: the board starts again
-        after.check()
         got = moves_newest_first(after)
         if cut:
             assert got == [game(2).moves, game(1).moves, game(0).moves], budget
@@ -207,7 +201,6 @@ def test_a_power_cut_between_the_renames_of_a_repair_keeps_the_records():
         write(path, b"1 two r 0/0 r 0/0 4 W\nnot a record\n2 two r 0/0 y 0/0 45 ?W\n")
         assert _cut(Records(path, fs=DyingFiles(10000, renames)), game(0))
         after = Records(path)
-        after.check()
         got = moves_newest_first(after)
         assert got in (["45", "4"], [game(0).moves, "45", "4"]), (renames, got)  # the new one may be in
     assert got[0] == game(0).moves  # cut after the set-aside: the new file was complete
@@ -242,5 +235,4 @@ def test_a_failed_rename_after_the_set_aside_keeps_the_new_file_for_the_next_sta
             os.rename(old, new)
     assert not Records(path, fs=BadRename()).append(game(0))
     after = Records(path)
-    assert after.check() == "recovered"
     assert moves_newest_first(after) == [game(0).moves, "4"]

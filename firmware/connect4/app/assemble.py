@@ -6,28 +6,21 @@ runs: the settings file and its defaults (the config's brightness), the
 search's table, poll interval, clock and time cap.
 """
 import time
+from micropython import const
 
 from connect4.app.game import App
 from connect4.app.store import Store
 from connect4.app.records import Records
 
-SETTINGS_FILE = "connect4.json"
-RECORDS_FILE = "games.txt"
+_SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt
 
 
 def settings_store(cfg, fs=None):
     """The settings file of `cfg`'s flash, loaded (defaults: the config's brightness)."""
-    store = Store(cfg["flash_dir"] + SETTINGS_FILE, fs=fs,
+    store = Store(cfg["flash_dir"] + _SETTINGS_FILE, fs=fs,
                   defaults={"brightness": cfg["brightness_level"]})
     store.load()
     return store
-
-
-def game_records(cfg, fs=None):
-    """The records file of `cfg`'s flash, checked (a cut write recovered, bad lines set aside)."""
-    records = Records(cfg["flash_dir"] + RECORDS_FILE, fs=fs)
-    records.check()
-    return records
 
 
 def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
@@ -37,4 +30,4 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
     see connect4.app.game; fs: the store's and records' file operations (tests).
     """
     return App(hw.display, hw.input, settings_store(cfg, fs), cfg, clock=clock, wdt=hw.wdt, seed=seed,
-               listener=listener, records=game_records(cfg, fs))
+               listener=listener, records=Records(cfg["flash_dir"] + "games.txt", fs=fs))

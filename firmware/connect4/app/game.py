@@ -70,8 +70,8 @@ from connect4.hw.display import brightness_for, scale
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import Menu, CLOSE, REPLAY as MENU_REPLAY
-from connect4.app.records import Record, ABANDONED
+from connect4.app.menu import Menu, CLOSE
+from connect4.app.records import Record
 from connect4.app.render import (Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw,
                                  pulse)
 
@@ -84,7 +84,7 @@ MENU = const(5)
 CHOSEN = const(6)
 HELD = const(7)
 REPLAY = const(8)
-HINT = const(9)
+_HINT = const(9)  # (private: a public name costs the heap a string for good)
 # the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
 _TICK = const(-1)
 _ENTER = const(-2)
@@ -92,7 +92,7 @@ _ENTER = const(-2)
 MODE_AI = const(0)
 MODE_TWO = const(1)
 MODE_DEMO = const(2)
-MODE_NAMES = ("vs AI", "two players", "demo")
+_MODE_NAMES = const(("vs AI", "two players", "demo"))
 
 SIDE_COLORS = (RED, YELLOW)
 _INTRO_MS = const(1400)
@@ -126,16 +126,13 @@ class App:
         self.settings = settings_store.settings
         self.records = records  # connect4.app.records.Records, or None: no records
         self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
-        self.menu_resume = False  # MENU entered from a replay: the games list as it was
         self.replay = None  # the Replay in REPLAY
-        # the game's record: hints by side, each move's known value, pending proofs
+        # the game's record: hints by side, each move's known value (_learn, drop)
         self.judge = None  # judge(moves) -> marks string (the simulator's perfect solver)
-        self.recorded = True  # the board's game is recorded (or empty)
         self.hints = [0, 0]
-        self.game_levels = (0, 0)  # by side, 0 for a person (_levels)
-        self.marks = bytearray(WIDTH * 6)
+        self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
+        self.marks = bytearray(b"?" * (WIDTH * 6))
         self.hint_col = -1  # the hinted column while the cursor stays on it
-        self.proof = None  # (count, column, score): a proven score of the position before move `count`
         self.colors = [0, RED, YELLOW]  # by engine player
         self.mode = MODE_AI
         self.resume_mode = -1  # leaving the demo: a game in this mode, or -1: the menu
@@ -266,7 +263,7 @@ class App:
                 self.drop(self.cursor, now)
         elif sig != _ENTER and self.input.pressed():  # the hint: SELECT held while turning
             self.input.flush()  # the held press gives nothing
-            self._go(HINT, now)
+            self._go(_HINT, now)
         else:
             self._move_cursor(sig)
 
@@ -372,10 +369,10 @@ class App:
     def _on_menu(self, sig, now):
         """The settings; closing decides the next game (close_menu). Idle here starts the demo."""
         if sig == _ENTER:
-            if self.menu_resume:
-                self.menu_resume = False  # back from a replay: the games list as it was
-            else:
+            if self.replay is None:
                 self.menu.open(self.settings, self.store.stats)
+            else:
+                self.replay = None  # back from a replay: the games list as it was
         elif sig == _TICK:
             if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
                 if self.menu.changed:
@@ -388,43 +385,42 @@ class App:
             if done == CLOSE:
                 self.input.flush()
                 self.close_menu(now)
-            elif done == MENU_REPLAY:
-                from connect4.app.replay import Replay  # loaded when first needed
-                self.replay = Replay(self.menu.chosen, now)
+            elif done:  # the Record chosen on the games list
+                from connect4.app import replay  # loaded when first needed
+                self.replay = replay.start(done, now)
                 self._go(REPLAY, now)
 
     def _on_replay(self, sig, now):
         """A recorded game again (connect4.app.replay); a long press goes back to the list."""
         replay = self.replay
         if sig == _TICK:
-            if replay.tick(now):  # type: ignore[union-attr]  # set on entry
+            if replay.step(now):  # type: ignore[union-attr]  # set on entry
                 self.dirty = True
             if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
                 self.replay = None
                 mode = self._mode_index(self.settings["mode"])
                 self.start_demo(now, -1 if mode == MODE_DEMO else mode)
         elif sig == LONG_SELECT:
-            self.replay = None
             self.input.flush()
-            self.menu_resume = True
-            self._go(MENU, now)
+            self._go(MENU, now)  # its entry drops the replay
         elif sig != _ENTER:
             replay.event(sig, now)  # type: ignore[union-attr]
             self.dirty = True
 
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
-        if not self.recorded:
-            self._record(ABANDONED)  # the game left before its end
+        if self.board.count and not self.board.is_over():
+            self._record(3)  # abandoned: the game left before its end (an ended one is recorded)
             if self.hints[0] or self.hints[1]:
                 self.store.save()  # the hints' count
         if mode >= 0:
             self.mode = mode
         self.board.reset()
-        self.recorded = False
         self.hints[0] = self.hints[1] = 0
         self.hint_col = -1
-        self.proof = None
+        marks = self.marks
+        for i in range(len(marks)):
+            marks[i] = _UNKNOWN
         first = self.settings["first"]
         if self.mode == MODE_DEMO or first == "alternate":
             side = 1 - self.last_first if self.last_first >= 0 else 0
@@ -443,7 +439,9 @@ class App:
             self.demo_order = levels.demo_pair(self.rng, self.demo_order)
             a, b = self.demo_order
             self.demo_levels = (a, b) if side == 0 else (b, a)
-        self.game_levels = self._levels()
+        # the levels by side (0: a person) as the game starts: a menu change comes after
+        self.game_levels = (self.demo_levels if self.mode == MODE_DEMO else
+                            (0, self.settings["level"] if self.mode == MODE_AI else 0))
         self.cursor = 3
         self._go(PLAY, now)
 
@@ -506,14 +504,8 @@ class App:
         """Play `col` for the side to move and start the falling animation."""
         board = self.board
         n = board.count
-        proof = self.proof
-        mark = _UNKNOWN
-        if proof is not None and proof[0] == n:  # a proven score of this position
-            if proof[2] < 0:
-                mark = 76  # "L": every move loses
-            elif col == proof[1]:
-                mark = 87  # "W": the winning move
-        self.marks[n] = mark
+        m = self.marks[n]  # what a search proved of this position (_learn)
+        self.marks[n] = 87 if m == 128 + col else 76 if m == 76 else _UNKNOWN  # W, L, ?
         self.hint_col = -1
         row = board.play(col)  # raises on an illegal move: a bug, never a game state
         self.drop_col = col
@@ -547,7 +539,7 @@ class App:
         self.games += 1
         self._record(result)
         self._emit("game", {
-            "mode": MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
+            "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
             "first": self.first_side,
             "levels": self.game_levels,
         })
@@ -555,25 +547,20 @@ class App:
 
     # ---- the record
     def _learn(self, result):
-        """A search of the position before the next move: a proven score marks the move
-        before it now, and the next move when it is played (drop)."""
-        if not is_win_score(result.score):
-            self.proof = None
-            return
+        """A search of the position before move n: a proven score marks move n - 1 now
+        (L or W), and leaves for move n (until drop marks it) 128 + the winning column,
+        or L if every move loses."""
         n = self.board.count
-        self.proof = (n, result.move, result.score)
+        score = result.score
+        if not is_win_score(score):
+            self.marks[n] = _UNKNOWN
+            return
+        self.marks[n] = 128 + result.move if score > 0 else 76
         if n:
-            self.marks[n - 1] = 76 if result.score > 0 else 87  # the previous mover: L or W
-
-    def _levels(self):
-        """The levels by side, 0 for a person, as the game starts (a menu change comes after)."""
-        if self.mode == MODE_DEMO:
-            return self.demo_levels
-        return (0, self.settings["level"] if self.mode == MODE_AI else 0)
+            self.marks[n - 1] = 76 if score > 0 else 87
 
     def _record(self, result):
         """Append the game to the records (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned)."""
-        self.recorded = True
         if self.records is None:
             return
         board = self.board
@@ -619,7 +606,7 @@ class App:
             self.menu.render(d, now)
             return
         if state == REPLAY:
-            self.replay.draw(d, self.layout, now)  # type: ignore[union-attr]  # set in REPLAY
+            self.replay.render(d, self.layout, now)  # type: ignore[union-attr]  # set in REPLAY
             return
         d.clear()
         layout = self.layout

@@ -21,11 +21,8 @@ goes back. Each page shows its numbers in turn, 1.5 s each: wins (green),
 losses (red), draws (blue); for two players red wins, yellow wins, draws.
 The last page counts the hints asked for (white).
 
-Games list (connect4.app.records): the newest first; turning walks it, a
-press replays the game shown (the menu returns REPLAY, the record in
-`chosen`). A page shows the game's number (its last two digits) and, on the
-top row, its result (a red or yellow bar for the winner, blue a draw, dim
-abandoned) and its mode's colour in the corner.
+Games list: connect4.app.replay's, loaded when first opened; a press on a
+game makes event() return its Record (the app replays it).
 """
 from micropython import const
 from time import ticks_diff
@@ -40,16 +37,13 @@ ITEMS = ("mode", "level", "first", "blunder", "brightness", "stats", "games", "b
 _STATS = const(5)
 _GAMES = const(6)
 _BACK = const(7)
-MODE_TEXT = ("AI", "2P", "DM")
+_MODE_TEXT = const(("AI", "2P", "DM"))
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
-PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints
-_HINTS_PAGE = PAGES - 1
-RESULT_COLORS = (RED, YELLOW, BLUE, DIM)  # records: red won, yellow won, a draw, abandoned
+PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
 SHOW_MS = const(1500)
 
-CLOSE = const(1)
-REPLAY = const(2)
+CLOSE = const(1)  # event(): close the menu; a Record: replay it
 
 
 def _cycle(values, value, step):
@@ -63,8 +57,7 @@ class Menu:
         self.stats = stats
         self.on_brightness = on_brightness
         self.records = records  # connect4.app.records.Records, or None
-        self.game = -1  # games list: the index shown (0 = the newest), -1 = none
-        self.chosen = None  # the Record shown on the games list
+        self.games = None  # the games list (connect4.app.replay.GameList) while it shows
         self.item = 0
         self.editing = False
         self.page = -1  # statistics page (level - 1, or MAX_LEVEL for two players), -1 = none
@@ -78,22 +71,20 @@ class Menu:
         self.item = 0
         self.editing = False
         self.page = -1
-        self.game = -1
+        self.games = None
         self.changed = []
 
     def event(self, ev):
-        """Handle one input event; returns CLOSE when the menu should close."""
+        """Handle one input event; returns CLOSE when the menu should close, a Record to replay."""
         if ev == LONG_SELECT:
             return CLOSE
         step = 1 if ev == RIGHT else -1 if ev == LEFT else 0
-        if self.game >= 0:
-            if step:
-                self._show_game(self.game + step)
-            elif self.chosen is not None:
-                return REPLAY
-            else:
-                self.game = -1
-            return 0
+        if self.games is not None:
+            done = self.games.event(step, ev)
+            if done == -1:  # back to the items
+                self.games = None
+                return 0
+            return done
         if self.page >= 0:
             if step:
                 self.page = (self.page + step) % PAGES
@@ -116,17 +107,11 @@ class Menu:
                 self.page = self.settings["level"] - 1
                 self.page_since = self.now
             elif self.item == _GAMES:
-                self._show_game(0)
+                from connect4.app import replay  # loaded when first needed
+                self.games = replay.games(self.records)
             else:
                 self.editing = True
         return 0
-
-    def _show_game(self, i):
-        """The games list at index i (kept within the list); reads that one record."""
-        records = self.records
-        n = records.count() if records is not None else 0
-        self.game = max(0, min(n - 1, i))
-        self.chosen = records.get(self.game) if n else None
 
     def _change(self, step):
         key = ITEMS[self.item]
@@ -153,8 +138,8 @@ class Menu:
         w, h = display.width, display.height
         gy = h - 5  # glyphs sit at the bottom
         blink = now % 500 < 300
-        if self.game >= 0:
-            self._render_game(display, gy)
+        if self.games is not None:
+            self.games.render(display, gy)
             return
         if self.page >= 0:
             self._render_page(display, gy)
@@ -169,7 +154,7 @@ class Menu:
         s = self.settings
         if key == "mode":
             m = store.MODES.index(s["mode"])
-            draw_text(display, MODE_TEXT[m], 0, gy, MODE_COLORS[m])
+            draw_text(display, _MODE_TEXT[m], 0, gy, MODE_COLORS[m])
         elif key == "level":
             level = s["level"]
             if w > store.MAX_LEVEL - 1:
@@ -220,21 +205,9 @@ class Menu:
             for dx in range(3):
                 display.set(x + dx, y + dy, color)
 
-    def _render_game(self, display, gy):
-        record = self.chosen
-        if record is None:  # no games yet
-            for x in range(3):
-                display.set(x, 0, DIM)
-            draw_number(display, 0, 0, gy, DIM)
-            return
-        for x in range(3):
-            display.set(x, 0, RESULT_COLORS[record.result])
-        display.set(display.width - 1, 0, MODE_COLORS[("ai", "two", "demo").index(record.mode)])
-        draw_number(display, record.number % 100, 0, gy, WHITE)
-
     def _shown(self):
         """(kind 0-2, value) that the statistics page shows now."""
-        if self.page == _HINTS_PAGE:
+        if self.page == PAGES - 1:
             return 0, self.stats.get("hints", 0)
         kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
         if self.page < store.MAX_LEVEL:
@@ -244,7 +217,7 @@ class Menu:
     def _render_page(self, display, gy):
         page = self.page
         kind, value = self._shown()
-        if page == _HINTS_PAGE:
+        if page == PAGES - 1:  # hints
             for x in range(3):
                 display.set(x, 0, WHITE)
             draw_number(display, value, 0, gy, WHITE)

@@ -24,28 +24,32 @@ Writes (`append`) are atomic like the settings' (connect4.app.store): the
 kept lines and the new one go to `PATH.tmp`, renamed over `PATH`, so a power
 cut loses at most the game being written. A line that does not parse is
 dropped at the next write and the file it was in is kept aside as `PATH.bad`.
-A leftover `PATH.tmp` is used only when `PATH` is missing, else removed.
+A leftover `PATH.tmp` is used only when `PATH` is missing, else removed
+(at the next read or write).
 
 Reading: `recent()` gives the records newest first (`Record` objects),
-`get(i)` the i-th newest, `parse(line)` one line; none of them raises.
-"""
-from connect4.engine.levels import MAX_LEVEL
-from connect4.app.store import Files, exists, discard, why
+`get(i)` the i-th newest, `count()` how many, `parse(line)` one line; none
+of them raises.
 
-LIMIT = 100  # records kept
-MAX_LINE = 128  # longer lines are not records
-MODES = ("ai", "two", "demo")
-SIDES = "ry"  # red, yellow
-RESULTS = "ryda"  # red won, yellow won, a draw, abandoned
-ABANDONED = 3
-MARKS = "?WDL"
+Heap: the module is written for few names (each global, attribute and
+string is interned for good on the chip): private constants, helpers inline.
+"""
+from micropython import const
+
+from connect4.engine.levels import MAX_LEVEL
+from connect4.app.store import MODES, Files, exists, discard, why
+
+_LIMIT = const(100)  # records kept
+_MAX_LINE = const(128)  # longer lines are not records
+# the fields' letters: sides r, y (red, yellow: "ryda"[:2]), results "ryda" (red won,
+# yellow won, a draw, abandoned), marks "?WDL"; modes are the settings' (store.MODES)
 
 
 class Record:
     """One game: mode name, first side (0 red, 1 yellow), levels and hints by side,
     result (0 red won, 1 yellow won, 2 draw, 3 abandoned), moves and marks as text."""
 
-    def __init__(self, mode="ai", first=0, levels=(0, 0), result=ABANDONED, hints=(0, 0),
+    def __init__(self, mode="ai", first=0, levels=(0, 0), result=3, hints=(0, 0),
                  moves="", marks="", number=0):
         self.number = number
         self.mode = mode
@@ -58,29 +62,8 @@ class Record:
 
     def line(self):
         return "%d %s %s %d/%d %s %d/%d %s %s" % (
-            self.number, self.mode, SIDES[self.first], self.levels[0], self.levels[1],
-            RESULTS[self.result], self.hints[0], self.hints[1], self.moves or "-", self.marks or "-")
-
-
-def _pair(text, top):
-    a, b = text.split("/")
-    a, b = int(a), int(b)
-    if not (0 <= a <= top and 0 <= b <= top):
-        raise ValueError
-    return a, b
-
-
-def _moves(text):
-    """The moves field checked: columns 1-7, none over-full."""
-    if text == "-":
-        return ""
-    heights = bytearray(7)
-    for ch in text:
-        c = ord(ch) - 49
-        if not 0 <= c < 7 or heights[c] == 6:
-            raise ValueError
-        heights[c] += 1
-    return text
+            self.number, self.mode, "ryda"[self.first], self.levels[0], self.levels[1],
+            "ryda"[self.result], self.hints[0], self.hints[1], self.moves or "-", self.marks or "-")
 
 
 def parse(line):
@@ -88,45 +71,39 @@ def parse(line):
     try:
         if isinstance(line, bytes):
             line = line.decode()
-        f = line.rstrip("\r\n").split(" ")
-        if len(f) != 8 or not f[0].isdigit():
+        f = line.rstrip().split(" ")
+        if len(f) != 8 or not f[0].isdigit() or f[2] not in ("r", "y") or len(f[4]) != 1:
             return None
-        moves = _moves(f[6])
+        moves = "" if f[6] == "-" else f[6]
         marks = "" if f[7] == "-" else f[7]
         if len(marks) != len(moves):
             return None
-        for ch in marks:
-            if ch not in MARKS:
+        heights = bytearray(7)
+        for i in range(len(moves)):  # columns 1-7, none over-full, a known mark each
+            c = ord(moves[i]) - 49
+            if not 0 <= c < 7 or heights[c] == 6 or marks[i] not in "?WDL":
                 return None
-        return Record(MODES[MODES.index(f[1])], SIDES.index(f[2]), _pair(f[3], MAX_LEVEL),
-                      RESULTS.index(f[4]), _pair(f[5], 99), moves, marks, int(f[0]))
+            heights[c] += 1
+        pairs = []
+        for k in (3, 5):  # levels (0-8), hints (0-99): two numbers a/b
+            a, b = f[k].split("/")
+            a, b = int(a), int(b)
+            if not (0 <= a <= 99 and 0 <= b <= 99 and (k == 5 or a <= MAX_LEVEL and b <= MAX_LEVEL)):
+                return None
+            pairs.append((a, b))
+        return Record(MODES[MODES.index(f[1])], "ryda".index(f[2]), pairs[0], "ryda".index(f[4]),
+                      pairs[1], moves, marks, int(f[0]))
     except (ValueError, UnicodeError):
         return None
 
 
-def _lines(f):
-    """(offset, line or None) for each line of an open binary file; None: not a record
-    (too long, or not one)."""
-    pos = 0
-    whole = True  # the previous chunk ended its line
-    while True:
-        line = f.readline(MAX_LINE)
-        if not line:
-            return
-        ok = whole
-        whole = line[-1:] == b"\n" or len(line) < MAX_LINE  # shorter without a newline: the end
-        yield pos, (line if ok and whole and parse(line) is not None else None)
-        pos += len(line)
-
-
 class Records:
-    def __init__(self, path="games.txt", fs=None, limit=LIMIT):
+    def __init__(self, path="games.txt", fs=None, limit=_LIMIT):
         self.path = path
         self.tmp = path + ".tmp"
         self.bad = path + ".bad"
         self.fs = fs or Files()
         self.limit = limit
-        self.status = "new"  # what check() found: ok, missing, recovered, repaired
         self.save_error = None  # why the first failed write failed (said once)
 
     def _open(self):
@@ -136,93 +113,76 @@ class Records:
             return None
 
     def _scan(self):
-        """(offsets of the last `limit` records, records seen, bad lines, the last number)."""
+        """(offsets of the last `limit` records, bad lines, the last number), one pass over the
+        file; a write cut short before (a leftover PATH.tmp) is settled first."""
+        fs = self.fs
+        if exists(fs, self.tmp):
+            if exists(fs, self.path):
+                discard(fs, self.tmp)  # cut before its rename: the file is the truth
+            else:
+                try:
+                    fs.rename(self.tmp, self.path)  # cut after the set-aside: the new file
+                except OSError:
+                    discard(fs, self.tmp)
         offsets = []  # type: list[int]
-        good = bad = last = 0
+        bad = last = pos = 0
         f = self._open()
         if f is None:
-            return offsets, 0, 0, 0
+            return offsets, 0, 0
         try:
-            for pos, line in _lines(f):
-                if line is None:
+            whole = True  # the previous chunk ended its line
+            while True:
+                line = f.readline(_MAX_LINE)
+                if not line:
+                    break
+                ok = whole
+                whole = line[-1:] == b"\n" or len(line) < _MAX_LINE  # shorter, no newline: the end
+                record = parse(line) if ok and whole else None
+                if record is None:
                     bad += 1
-                    continue
-                good += 1
-                last = max(last, int(line[:line.index(b" ")]))
-                offsets.append(pos)
-                if len(offsets) > self.limit:
-                    offsets.pop(0)
+                else:
+                    last = max(last, record.number)
+                    offsets.append(pos)
+                    if len(offsets) > self.limit:
+                        offsets.pop(0)
+                pos += len(line)
         finally:
             f.close()
-        return offsets, good, bad, last
-
-    def _recover(self):
-        """A leftover temporary file: the records if the file is missing, else dropped."""
-        fs = self.fs
-        if not exists(fs, self.tmp):
-            return False
-        if exists(fs, self.path):
-            discard(fs, self.tmp)
-            return False
-        try:
-            fs.rename(self.tmp, self.path)
-            return True
-        except OSError:
-            discard(fs, self.tmp)
-            return False
-
-    def check(self):
-        """At start: recover a write cut short, set aside bad lines; returns self.status."""
-        recovered = self._recover()
-        _, good, bad, _ = self._scan()
-        if bad:
-            self._write(None)
-            self.status = "repaired"
-        elif recovered:
-            self.status = "recovered"
-        else:
-            self.status = "ok" if good else "missing"
-        return self.status
+        return offsets, bad, last
 
     def append(self, record):
-        """Write `record` after the kept ones (numbered after the newest); False if the flash refused."""
-        self._recover()
-        return self._write(record)
-
-    def _write(self, record):
+        """Write `record` after the kept ones (numbered after the newest); False if the flash
+        refused (the old file kept)."""
         fs = self.fs
-        _, good, bad, last = self._scan()
-        keep = self.limit - (1 if record is not None else 0)
-        skip = max(0, good - keep)
+        offsets, bad, last = self._scan()
         try:
             out = fs.open(self.tmp, "wb")
             try:
                 src = self._open()
                 if src is not None:
                     try:
-                        for _, line in _lines(src):
-                            if line is None:
-                                continue
-                            if skip:
-                                skip -= 1
-                                continue
+                        for pos in offsets[max(0, len(offsets) - self.limit + 1):]:  # the newest limit - 1
+                            src.seek(pos)
+                            line = src.readline(_MAX_LINE)
                             if line[-1:] != b"\n":
                                 line += b"\n"
-                            _put(out, line)
+                            if out.write(line) != len(line):
+                                raise OSError(28)  # a short write: flash full
                     finally:
                         src.close()
-                if record is not None:
-                    record.number = last + 1
-                    _put(out, (record.line() + "\n").encode())
+                record.number = last + 1
+                line = (record.line() + "\n").encode()
+                if out.write(line) != len(line):
+                    raise OSError(28)
             finally:
                 out.close()
-            if bad:
+            if bad:  # the lines that are not records: the old file is kept aside
                 discard(fs, self.bad)
                 fs.rename(self.path, self.bad)
             fs.rename(self.tmp, self.path)
             return True
         except Exception as e:
-            if exists(fs, self.path):  # else the new file is all there is: check() takes it
+            if exists(fs, self.path):  # else the new file is all there is: the next scan takes it
                 discard(fs, self.tmp)
             if self.save_error is None:
                 self.save_error = "game record not saved to %s (%s)" % (self.path, why(e))
@@ -232,32 +192,29 @@ class Records:
     def recent(self):
         """The records, newest first (each line read when its turn comes)."""
         offsets = self._scan()[0]
-        for i in range(len(offsets) - 1, -1, -1):
-            record = self._read_at(offsets[i])
-            if record is not None:
-                yield record
+        f = self._open()
+        if f is None:
+            return
+        try:
+            for i in range(len(offsets) - 1, -1, -1):
+                f.seek(offsets[i])
+                record = parse(f.readline(_MAX_LINE))
+                if record is not None:
+                    yield record
+        finally:
+            f.close()
 
     def get(self, i):
         """The i-th newest record (0: the newest), or None."""
         offsets = self._scan()[0]
-        if not 0 <= i < len(offsets):
-            return None
-        return self._read_at(offsets[len(offsets) - 1 - i])
-
-    def count(self):
-        return len(self._scan()[0])
-
-    def _read_at(self, pos):
-        f = self._open()
+        f = self._open() if 0 <= i < len(offsets) else None
         if f is None:
             return None
         try:
-            f.seek(pos)
-            return parse(f.readline(MAX_LINE))
+            f.seek(offsets[len(offsets) - 1 - i])
+            return parse(f.readline(_MAX_LINE))
         finally:
             f.close()
 
-
-def _put(f, data):
-    if f.write(data) != len(data):
-        raise OSError(28)  # a short write: flash full
+    def count(self):
+        return len(self._scan()[0])

@@ -1,4 +1,15 @@
-"""A recorded game played again on the matrix (the app's REPLAY state).
+"""The games list of the menu, and a recorded game played again (the app's REPLAY state).
+
+Loaded when first needed (the menu's games item): a board that never
+replays never holds it.
+
+Games list: the records newest first (connect4.app.records); turning walks
+it, a press on a game replays it (REPLAY), a press on an empty list goes
+back. A page shows the game's number (its last two digits) and, on the top
+row, its result (a red or yellow bar for the winner, blue a draw, dim
+abandoned) and its mode's colour in the corner.
+
+Replay:
 
 The discs fall one by one, a step every STEP_MS; LEFT/RIGHT step back and
 forth (and pause), a press pauses or plays on (at the end: from the start);
@@ -16,14 +27,53 @@ from time import ticks_diff
 
 from connect4.engine.board import Board
 from connect4.hw.input import LEFT, RIGHT, SELECT
-from connect4.app.glyphs import RED, YELLOW, GREEN, BLUE, WHITE
+from connect4.app.glyphs import RED, YELLOW, GREEN, BLUE, WHITE, DIM, MODE_COLORS, draw_number
 from connect4.app.render import draw_board, draw_frame, draw_win, draw_draw
+from connect4.app.store import MODES
 
 STEP_MS = const(900)  # the pace of the discs
 _DROP_ROW_MS = const(45)
 _VALUE = {"W": 1, "D": 0, "L": -1}
 _MARK_COLORS = {"W": GREEN, "D": BLUE, "L": RED}
-_MODE = {"ai": 0, "two": 1, "demo": 2}
+RESULT_COLORS = (RED, YELLOW, BLUE, DIM)  # red won, yellow won, a draw, abandoned
+
+
+class GameList:
+    """The menu's page of recorded games; `chosen` is the Record shown (None: no games)."""
+
+    def __init__(self, records):
+        self.records = records
+        self.index = 0  # 0 = the newest
+        self.chosen = None
+        self._show(0)
+
+    def _show(self, i):
+        """The list at index i (kept within it); reads that one record."""
+        records = self.records
+        n = records.count() if records is not None else 0
+        self.index = max(0, min(n - 1, i))
+        self.chosen = records.get(self.index) if n else None  # type: ignore[union-attr]
+
+    def event(self, step, ev):
+        """A turn (step -1/+1) or a press: 0 (stay), -1 (back to the items) or the Record to replay."""
+        if step:
+            self._show(self.index + step)
+            return 0
+        if ev == SELECT and self.chosen is not None:
+            return self.chosen
+        return -1
+
+    def render(self, display, gy):
+        record = self.chosen
+        if record is None:  # no games yet
+            for x in range(3):
+                display.set(x, 0, DIM)
+            draw_number(display, 0, 0, gy, DIM)
+            return
+        for x in range(3):
+            display.set(x, 0, RESULT_COLORS[record.result])
+        display.set(display.width - 1, 0, MODE_COLORS[MODES.index(record.mode)])
+        draw_number(display, record.number % 100, 0, gy, WHITE)
 
 
 def turned(marks, i):
@@ -71,7 +121,7 @@ class Replay:
     def at_end(self):
         return self.pos >= self.length
 
-    def tick(self, now):
+    def step(self, now):
         """Time passes: the next disc when its time has come; True if the picture changed."""
         if self.paused or self.at_end() or ticks_diff(now, self.since) < STEP_MS:
             return False
@@ -90,7 +140,7 @@ class Replay:
                 self.paused = not self.paused
                 self.since = now
 
-    def draw(self, d, layout, now):
+    def render(self, d, layout, now):
         board = self.board
         colors = self.colors
         t = ticks_diff(now, self.since)
@@ -103,7 +153,7 @@ class Replay:
             return
         mover = colors[2 - (board.count & 1)]  # whose disc was the last
         draw_frame(d, layout, WHITE if self.paused and t % 1000 < 500 else mover,
-                   _MODE.get(self.record.mode, 0))
+                   MODES.index(self.record.mode))
         if not board.count:
             draw_board(d, layout, board, colors)
             return
@@ -117,3 +167,13 @@ class Replay:
         if mark in _MARK_COLORS and layout.hover_y >= 0 and top + t // _DROP_ROW_MS >= bottom:
             if not turned(self.record.marks, board.count - 1) or t % 500 < 300:
                 d.set(col, layout.hover_y, _MARK_COLORS[mark])
+
+
+def games(records):
+    """The menu's games list (the names the eager modules use are few: see records)."""
+    return GameList(records)
+
+
+def start(record, now):
+    """The replay of `record` from `now`."""
+    return Replay(record, now)
