@@ -103,6 +103,7 @@ def test_hint_and_replay_on_the_simulated_board(tmp_path):
         assert s.app.cursor != 3
         s.do("hint", settle=200)
         assert s.app.state == PLAY and s.app.cursor == 3 and s.app.board.count == 6
+        assert s.status() == "two players | play: red to move (hint: column 4)"
         s.do("press", settle=400)
         assert s.app.state == OVER
         s.do("long")
@@ -110,8 +111,9 @@ def test_hint_and_replay_on_the_simulated_board(tmp_path):
         for _ in range(ITEMS.index("games")):
             s.do("right")
         s.do("press")
+        assert s.status() == "games: game 1, two players, red won, 7 moves (press: replay)"
         s.do("press")
-        assert s.app.state == REPLAY
+        assert s.app.state == REPLAY and s.status().startswith("replay: game 1, move 0 of 7")
         s.run_until(lambda: s.app.replay.at_end(), 20000)
         assert s.app.replay.board.winner == 1
         assert s.app.records.get(0).hints == (1, 0)

@@ -151,7 +151,7 @@ class Replay:
         if board.is_full():
             draw_draw(d, layout, board, colors, t)
             return
-        mover = colors[2 - (board.count & 1)]  # whose disc was the last
+        mover = colors[2 - (board.count & 1) if board.count else 1]  # whose disc was the last
         draw_frame(d, layout, WHITE if self.paused and t % 1000 < 500 else mover,
                    MODES.index(self.record.mode))
         if not board.count:
