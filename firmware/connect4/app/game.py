@@ -53,7 +53,7 @@ set (the simulator's perfect solver), marks every move instead.
 Observation: `listener(kind, data)`, if given, hears what happened, for
 records or a display elsewhere; the only kind the app emits is "game" when a
 game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
-"levels" by side). connect4.boot adds "app" (data: the App) at every start.
+"levels" by side, 0 for a person). connect4.boot adds "app" (data: the App) at every start.
 
 Sides: side 0 is red (you, against the AI), side 1 yellow (the AI). Whoever
 starts is the engine's player 1; the colours stay with the sides.
