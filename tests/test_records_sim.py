@@ -6,6 +6,7 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from connect4.app.game import PLAY, OVER, MENU, REPLAY
@@ -89,8 +90,9 @@ def test_the_judge_marks_every_move_as_the_perfect_solver_sees_it():
     assert review.judge("") == ""
 
 
-def test_hint_and_replay_on_the_simulated_board(tmp_path):
-    s = Sim(str(tmp_path))
+@pytest.mark.parametrize("preset", ["encoder", "buttons"])
+def test_hint_and_replay_on_the_simulated_board(tmp_path, preset):
+    s = Sim(str(tmp_path), preset=preset)
     try:
         s.store.settings.update({"mode": "two", "first": "red"})
         s.run_for(1600)
