@@ -236,3 +236,14 @@ def test_a_failed_rename_after_the_set_aside_keeps_the_new_file_for_the_next_sta
     assert not Records(path, fs=BadRename()).append(game(0))
     after = Records(path)
     assert moves_newest_first(after) == [game(0).moves, "4"]
+
+
+def test_a_reader_that_pages_reads_the_offsets_once():
+    path = tmpdir("rec10") + "games.txt"
+    records = Records(path)
+    for i in range(4):
+        records.append(game(i))
+    offsets = records.offsets()
+    assert len(offsets) == 4 and offsets[0] == 0
+    assert [records.get(i, offsets).number for i in range(4)] == [4, 3, 2, 1]
+    assert records.get(4, offsets) is None and Records(tmpdir("rec11") + "none.txt").offsets() == []

@@ -29,7 +29,9 @@ A leftover `PATH.tmp` is used only when `PATH` is missing, else removed
 
 Reading: `recent()` gives the records newest first (`Record` objects),
 `get(i)` the i-th newest, `count()` how many, `parse(line)` one line; none
-of them raises.
+of them raises. Each reads the file through once (100 lines parsed); a
+reader that pages, like the games list, takes `offsets()` once and passes
+them to `get(i, offsets)`, which then reads one line.
 
 Heap: the module is written for few names (each global, attribute and
 string is interned for good on the chip): private constants, helpers inline.
@@ -204,9 +206,11 @@ class Records:
         finally:
             f.close()
 
-    def get(self, i):
-        """The i-th newest record (0: the newest), or None."""
-        offsets = self._scan()[0]
+    def get(self, i, offsets=None):
+        """The i-th newest record (0: the newest), or None; `offsets` (from offsets()) spares
+        reading the whole file again."""
+        if offsets is None:
+            offsets = self._scan()[0]
         f = self._open() if 0 <= i < len(offsets) else None
         if f is None:
             return None
@@ -215,6 +219,10 @@ class Records:
             return parse(f.readline(_MAX_LINE))
         finally:
             f.close()
+
+    def offsets(self):
+        """Where each kept record starts, oldest first (for get)."""
+        return self._scan()[0]
 
     def count(self):
         return len(self._scan()[0])

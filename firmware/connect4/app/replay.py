@@ -43,16 +43,16 @@ class GameList:
 
     def __init__(self, records):
         self.records = records
+        self.offsets = records.offsets() if records is not None else []  # read once, on opening
         self.index = 0  # 0 = the newest
         self.chosen = None
         self._show(0)
 
     def _show(self, i):
         """The list at index i (kept within it); reads that one record."""
-        records = self.records
-        n = records.count() if records is not None else 0
+        n = len(self.offsets)
         self.index = max(0, min(n - 1, i))
-        self.chosen = records.get(self.index) if n else None  # type: ignore[union-attr]
+        self.chosen = self.records.get(self.index, self.offsets) if n else None  # type: ignore[union-attr]
 
     def event(self, step, ev):
         """A turn (step -1/+1) or a press: 0 (stay), -1 (back to the items) or the Record to replay."""
