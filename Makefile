@@ -78,6 +78,10 @@ picture: $(VENV_STAMP)
 	rm -rf build/picture_flash
 	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
 		--script docs/layout.script --record docs/layout.png
+	rm -rf build/picture_flash
+	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
+		--script docs/replay.script --record docs/replay.gif
+	rm -rf build/picture_flash
 
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine

@@ -9,6 +9,7 @@ statistics persist between runs; --temp-flash runs on a throwaway one.
   ←/→ or A/D   turn the encoder (buttons preset: press LEFT/RIGHT)
   Space/Enter  press (drop a disc, confirm; buttons preset: DROP)
   L or M       long press (the menu)
+  H            the hint (press held while turning)
   Q, Ctrl-C    quit
 
 The preset is config.py's PRESET unless --preset names another.
@@ -16,8 +17,13 @@ The preset is config.py's PRESET unless --preset names another.
 --headless runs on a virtual clock without drawing and prints each game's
 moves and result; --script FILE plays timed input (lines `TIME ACTION [ARG]`,
 TIME in ms or +ms after the previous line; actions: left, right, press, long,
-hold MS, down, up, wait MS, quit); --record FILE writes an animated GIF (or a
+hold MS, down, up, wait MS, hint, quit); --record FILE writes an animated GIF (or a
 PNG of the last frame, or PNG frames with a %d pattern).
+
+Game records: the board appends every game to games.txt in its flash (the
+simulator's folder too); the simulator marks every move with the host's
+perfect solver. --review FILE-OR-LINE prints a review of each record in a
+records file (copied off a board, or the simulator's), or of one record line.
 """
 import argparse
 import math
@@ -92,6 +98,9 @@ def parse_args(argv, prog="make sim"):
                    help="headless: stop after this many games")
     p.add_argument("--seconds", type=seconds, default=0, metavar="S",
                    help="stop after this many (virtual, when headless) seconds")
+    p.add_argument("--review", metavar="RECORDS",
+                   help="print a review of every game in a records file (games.txt), or of one "
+                        "record line, with the perfect solver; runs no board")
     args = p.parse_args(argv)
     if args.flash is not None and args.temp_flash:
         p.error("--flash and --temp-flash: give one of them")
@@ -222,6 +231,7 @@ class Firmware:
     def listen(self, kind, data):
         if kind == "app":
             self.app = data
+            data.judge = JUDGE[0]  # the perfect solver marks every move of the records
             if self.pace is not None:
                 self.pace.follow(data)
         elif kind == "game":
@@ -280,6 +290,25 @@ def describe_game(n, g):
     result = "a draw" if g["winner"] < 0 else who[g["winner"]] + " wins"
     return "game %d, %s: %s vs %s, %s starts, moves %s, %s" % (
         n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
+
+
+def _judge():
+    """host_sim.review.judge if the perfect solver is installed, else None (the board's marks)."""
+    from host_sim import review
+    return review.judge if review.available() else None
+
+
+JUDGE = [None]
+
+
+def print_reviews(source):
+    from host_sim import review
+    try:
+        records = review.read_records(source)
+    except (OSError, ValueError) as e:
+        raise UsageError("--review %s" % e)
+    print("\n\n".join(review.review(r) for r in records))
+    return 0
 
 
 def run_headless(args, cfg, fw):
@@ -381,6 +410,12 @@ PROG = ["make sim"]
 def main(argv=None, prog="make sim"):
     PROG[0] = prog
     args = parse_args(argv, prog)
+    if args.review:
+        try:
+            return print_reviews(args.review)
+        except UsageError as e:
+            return fail(e)
+    JUDGE[0] = _judge()
     temp = None
     recorder = None
     try:
