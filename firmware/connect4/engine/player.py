@@ -1,16 +1,27 @@
-"""The AI player: a level's limits, the blunder setting and the seeded PRNG.
+"""The AI player: a level's limits, the blunder setting, the book and the seeded PRNG.
 
 A blunder is a uniformly random legal move, drawn with the level's chance,
 but never when the AI can win at once or must block: those it always plays.
+The opening book (engine/book.py), when given and when the level uses it
+(the levels from BOOK_LEVEL up), answers before the search; the blunder roll comes first and
+is drawn exactly as without a book, so the RNG's stream up to a book move is
+the same in every world, book or not.
 """
 from connect4.engine import levels
+from connect4.engine.book import MISS
 from connect4.engine.rng import Rng
 from connect4.engine.search import Searcher, SearchResult
 
+STOP_BOOK = "book"  # SearchResult.stopped of a move read from the book
+# The levels that play the book: only the top one. The book makes it perfect
+# wherever it reaches; below it the ladder stays the search's own (levels.py).
+BOOK_LEVEL = levels.MAX_LEVEL
+
 
 class AIPlayer:
-    def __init__(self, level=levels.MAX_LEVEL, seed=1, blunder=None, searcher=None):
+    def __init__(self, level=levels.MAX_LEVEL, seed=1, blunder=None, searcher=None, book=None):
         self.searcher = searcher or Searcher()
+        self.book = book  # an engine.book.Book, or None: search every move
         self.rng = Rng(seed)
         self.level = levels.clamp_level(level)
         self.blunder = blunder  # percent; None = the level's own
@@ -29,6 +40,10 @@ class AIPlayer:
         blunder = levels.blunder(self.level) if self.blunder is None else self.blunder
         if not forced and self.rng.chance(blunder):
             return SearchResult(self.rng.choice(moves), 0, 0, 0, "blunder")
+        if self.book is not None and self.level >= BOOK_LEVEL and depth is None and nodes is None:
+            col = self.book.move(board)
+            if col != MISS:
+                return SearchResult(col, 0, 0, 0, STOP_BOOK)
         return self.searcher.search(
             board,
             depth=levels.depth(self.level) if depth is None else depth,

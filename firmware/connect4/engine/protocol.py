@@ -5,6 +5,7 @@ One command a line in (str, or bytes that must be UTF-8), answers out through
   position [digits]       set the position (no digits: empty board)
   go [depth D] [nodes N] [movetime MS]
                           search; `info depth D score S nodes N` lines, then `bestmove C`
+                          (`info book` instead when the move is the opening book's)
   stop                    ends a running search (its bestmove follows); alone, nothing
   level L | seed S | blunder P   options (blunder in percent, `blunder level` = the level's own)
   isready                 answers `readyok`
@@ -26,7 +27,7 @@ the same answers as one sent line by line after each answer.
 """
 from connect4.engine import levels
 from connect4.engine.board import Board
-from connect4.engine.player import AIPlayer
+from connect4.engine.player import AIPlayer, STOP_BOOK
 
 MAX_NODES = 100000000
 MAX_MOVETIME = 3600000  # ms: an hour
@@ -271,6 +272,8 @@ class Protocol:
                 line = lines.ready()
             poll = self._poll
         result = self.player.choose(self.board, poll=poll, info=self._info, **limits)
+        if result.stopped == STOP_BOOK:
+            self.write("info book")  # read from the opening book, not searched
         self.write("bestmove %d" % (result.move + 1))
 
     def _poll(self):
