@@ -43,7 +43,7 @@ from tools.common import ROOT  # noqa: E402
 OUT = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "book", "scores.txt")
 FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
-SECOND_PLIES = 9
+SECOND_PLIES = 11
 LIMIT = 1 << 20  # the book's size limit (bytes)
 
 
@@ -93,7 +93,8 @@ class Scores:
             with open(path) as f:
                 for line in f:
                     parts = line.split()
-                    if len(parts) == 2 and len(parts[1].split(",")) == 7:
+                    # a line cut short by an interrupted build has no newline: solve it again
+                    if line.endswith("\n") and len(parts) == 2 and len(parts[1].split(",")) == 7:
                         self.known[bytes.fromhex(parts[0])] = [
                             None if s == "x" else int(s) for s in parts[1].split(",")]
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -110,6 +111,8 @@ class Scores:
             self.file.write("%s %s\n" % (key.hex(), ",".join(
                 "x" if s is None else str(s) for s in scores)))
             self.solved += 1
+            if self.solved % 1024 == 0:
+                self.file.flush()  # an interrupted build keeps what it solved
         self.file.flush()
 
     def __getitem__(self, moves):
