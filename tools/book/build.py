@@ -42,6 +42,7 @@ from tools.common import ROOT  # noqa: E402
 
 OUT = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "book", "scores.txt")
+ENTRIES = os.path.join(ROOT, "build", "book", "entries.txt")  # moves and column of every record
 FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
 SECOND_PLIES = 11
 LIMIT = 1 << 20  # the book's size limit (bytes)
@@ -306,6 +307,10 @@ def main(argv=None):
         f.write(data)
     os.replace(tmp, args.out)
     checked = check(args.out, entries, table, set(firsts))
+    with open(ENTRIES if args.out == OUT else args.out + ".entries", "w") as f:
+        for key in sorted(entries, key=lambda k: (len(entries[k][0]), entries[k][0])):
+            moves, col = entries[key]
+            f.write("%s %d %s\n" % (moves or "-", col + 1, "first" if key in firsts else "second"))
     by_ply = {}
     for moves, _ in entries.values():
         by_ply[len(moves)] = by_ply.get(len(moves), 0) + 1
