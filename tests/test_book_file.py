@@ -9,7 +9,7 @@ import pytest
 
 from connect4.engine import book
 from connect4.engine.board import Board
-from connect4.engine.player import AIPlayer, STOP_BOOK
+from connect4.engine.player import AIPlayer
 from test_book import book_bytes  # tests/portable/test_book.py (conftest puts it on the path)
 from tools.book import build
 
@@ -21,9 +21,9 @@ SAMPLE = 300  # records checked against the solver here; `make book` checks them
 def records(data):
     """(key bytes, column) of every record of a book file's bytes."""
     bits, size = data[5], data[6]
-    base = book.HEADER + 4 * ((1 << bits) + 1)
+    base = build.HEADER + 4 * ((1 << bits) + 1)
     count = struct.unpack_from("<I", data, 8)[0]
-    return [(data[at:at + 7], data[at + 7] & book.MOVE_MASK)
+    return [(data[at:at + 7], data[at + 7] & 7)
             for at in range(base, base + size * count, size)]
 
 
@@ -42,8 +42,9 @@ def test_the_checked_in_book_is_a_book_under_one_megabyte():
     assert len(data) <= 1 << 20
     with open(BOOK, "rb") as f:
         bk = book.Book(f)
-        assert bk.records == len(records(data)) > 10000 and bk.depth <= 42
-        assert len(data) == bk.base + book.RECORD * bk.records
+        count = int.from_bytes(bk.head[8:12], "little")
+        assert count == len(records(data)) > 10000 and bk.head[12] <= 42
+        assert len(data) == build.HEADER + 4 * ((1 << bk.head[5]) + 1) + build.RECORD * count
 
 
 def test_a_sample_of_the_book_is_right_by_the_perfect_solver():
@@ -101,12 +102,12 @@ def test_the_top_level_wins_as_first_player_from_the_book():
         while not board.is_over():
             if board.turn == 1:
                 r = ai.choose(board)
-                assert r.stopped == STOP_BOOK or r.nodes <= 2000, (board.moves_string(), r)
+                assert r.stopped == "book" or r.nodes <= 2000, (board.moves_string(), r)
                 board.play(r.move)
             else:
                 board.play(other.choose(board.moves_string()))
         assert board.winner == 1, board.moves_string()
-    bk.close()
+    bk.f.close()
 
 
 def test_the_app_plays_without_the_book_file(tmp_path):

@@ -38,7 +38,7 @@ import host_sim  # noqa: E402,F401
 from connect4.engine import levels  # noqa: E402
 from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
-from connect4.engine.player import AIPlayer, STOP_BOOK  # noqa: E402
+from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
 from tools.bench import chipbench, ladder, perfect  # noqa: E402
@@ -201,6 +201,7 @@ def match(pool, level, opponent, games):
 # ---------------------------------------------------------------- against a perfect player
 
 ERRING = 20  # percent of random moves of the erring perfect player
+STOP_BOOK = "book"  # SearchResult.stopped of a book move (connect4.engine.player)
 BOOK = os.path.join(ROOT, "firmware", "book.bin")  # the opening book, as deployed
 _book = []  # one open book per worker process
 
@@ -330,7 +331,7 @@ def book_figures(say):
             "plus LittleFS's flash reads" % (ipl, ipl * 1000.0 / CHIP_IPS, source)) if ipl else \
         "lookup cost not recorded (tools/book/lookup_cost.py BINARY --record)"
     say("Opening book %s: %d bytes, %d positions (mirror images stored once), to %d discs; %s."
-        % (os.path.relpath(BOOK, ROOT), os.path.getsize(BOOK), bk.records, bk.depth, cost))
+        % (os.path.relpath(BOOK, ROOT), os.path.getsize(BOOK), int.from_bytes(bk.head[8:12], "little"), bk.head[12], cost))
     say()
 
 

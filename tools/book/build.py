@@ -46,6 +46,8 @@ ENTRIES = os.path.join(ROOT, "build", "book", "entries.txt")  # moves and column
 FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
 SECOND_PLIES = 11
 LIMIT = 1 << 20  # the book's size limit (bytes)
+# The file format of connect4/engine/book.py (its constants are compiled away there)
+MAGIC, VERSION, HEADER, RECORD = b"C4BK", 1, 16, 8
 
 
 # ---------------------------------------------------------------- positions
@@ -53,8 +55,8 @@ LIMIT = 1 << 20  # the book's size limit (bytes)
 def key_of(moves):
     """(stored key bytes, mirrored?) of a moves string (1-based columns)."""
     board = Board(moves)
-    key, spare = bytearray(book.KEY), bytearray(book.KEY)
-    mirrored = book.canonical_into(board.cells, board.tops, key, spare)
+    key, spare = bytearray(7), bytearray(7)
+    mirrored = book.key_into(board.cells, board.tops, key, spare)
     return bytes(key), mirrored
 
 
@@ -227,6 +229,15 @@ def second_player_tree(table, plies, say):
 
 # ---------------------------------------------------------------- the file
 
+def bucket_of(key, bits):
+    """The bucket of a stored key: the hash of connect4.engine.book.Book.move."""
+    h = 0
+    for i in range(7):
+        h = (h * 131 + key[i] * 0x9E3) & 0xFFFFF
+    h = (h * 0x2F5) & 0xFFFFF
+    return (h ^ (h >> 10)) & ((1 << bits) - 1)
+
+
 def bucket_bits(records):
     bits = 4
     while (1 << bits) * 4 < records:
@@ -239,7 +250,7 @@ def encode(entries, depth):
     bits = bucket_bits(len(entries))
     buckets = [[] for _ in range(1 << bits)]
     for key in sorted(entries):
-        buckets[book.bucket_of(key, bits)].append(key)
+        buckets[bucket_of(key, bits)].append(key)
     largest = max(len(b) for b in buckets)
     if largest > 255:
         raise RuntimeError("a bucket of %d records: the hash is too weak" % largest)
@@ -250,7 +261,7 @@ def encode(entries, depth):
             records.append(key + bytes([entries[key]]))
         at += len(b)
     index.append(at)
-    header = book.MAGIC + bytes([book.VERSION, bits, book.RECORD, largest]) + struct.pack(
+    header = MAGIC + bytes([VERSION, bits, RECORD, largest]) + struct.pack(
         "<IB3x", len(entries), depth)
     return header + struct.pack("<%dI" % len(index), *index) + b"".join(records)
 

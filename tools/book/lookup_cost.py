@@ -45,8 +45,7 @@ bk = book.open_book(%(book)r)
 boards = [Board(m) for m in %(positions)r]
 for _ in range(%(rounds)d):
     for b in boards:
-        bk.lookup(b.cells, b.tops, b.count)
-print("hits", bk.hits)
+        bk.move(b)
 """
 
 

@@ -46,7 +46,7 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.book import open_book, PATH as BOOK_PATH
+from connect4.engine.book import open_book
 from connect4.engine.board import Board, WIDTH
 from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
@@ -101,7 +101,7 @@ class App:
         self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval,
                                  clock=clock)
         # the opening book beside main.py (None without the file: the AI searches every move)
-        self.ai = AIPlayer(seed=seed, searcher=self.searcher, book=open_book(cfg.get("book_path", BOOK_PATH)))
+        self.ai = AIPlayer(seed=seed, searcher=self.searcher, book=open_book(cfg.get("book_path", "book.bin")))
         self.rng = Rng(seed ^ 0x5DEECE6)
         self.board = Board()
         self.settings = settings_store.settings

@@ -3,19 +3,20 @@
 A blunder is a uniformly random legal move, drawn with the level's chance,
 but never when the AI can win at once or must block: those it always plays.
 The opening book (engine/book.py), when given and when the level uses it
-(the levels from BOOK_LEVEL up), answers before the search; the blunder roll comes first and
+(the top level), answers before the search; the blunder roll comes first and
 is drawn exactly as without a book, so the RNG's stream up to a book move is
 the same in every world, book or not.
 """
+from micropython import const
+
 from connect4.engine import levels
-from connect4.engine.book import MISS
 from connect4.engine.rng import Rng
 from connect4.engine.search import Searcher, SearchResult
 
-STOP_BOOK = "book"  # SearchResult.stopped of a move read from the book
-# The levels that play the book: only the top one. The book makes it perfect
-# wherever it reaches; below it the ladder stays the search's own (levels.py).
-BOOK_LEVEL = levels.MAX_LEVEL
+# The levels that play the book: only the top one (levels.MAX_LEVEL). The
+# book makes it perfect wherever it reaches; below it the ladder stays the
+# search's own. A book move's SearchResult has stopped == "book".
+_BOOK_LEVEL = const(8)
 
 
 class AIPlayer:
@@ -40,10 +41,10 @@ class AIPlayer:
         blunder = levels.blunder(self.level) if self.blunder is None else self.blunder
         if not forced and self.rng.chance(blunder):
             return SearchResult(self.rng.choice(moves), 0, 0, 0, "blunder")
-        if self.book is not None and self.level >= BOOK_LEVEL and depth is None and nodes is None:
+        if self.book is not None and self.level >= _BOOK_LEVEL and depth is None and nodes is None:
             col = self.book.move(board)
-            if col != MISS:
-                return SearchResult(col, 0, 0, 0, STOP_BOOK)
+            if col >= 0:
+                return SearchResult(col, 0, 0, 0, "book")
         return self.searcher.search(
             board,
             depth=levels.depth(self.level) if depth is None else depth,

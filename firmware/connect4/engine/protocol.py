@@ -27,7 +27,7 @@ the same answers as one sent line by line after each answer.
 """
 from connect4.engine import levels
 from connect4.engine.board import Board
-from connect4.engine.player import AIPlayer, STOP_BOOK
+from connect4.engine.player import AIPlayer
 
 MAX_NODES = 100000000
 MAX_MOVETIME = 3600000  # ms: an hour
@@ -272,7 +272,7 @@ class Protocol:
                 line = lines.ready()
             poll = self._poll
         result = self.player.choose(self.board, poll=poll, info=self._info, **limits)
-        if result.stopped == STOP_BOOK:
+        if result.stopped == "book":
             self.write("info book")  # read from the opening book, not searched
         self.write("bestmove %d" % (result.move + 1))
 
