@@ -145,3 +145,19 @@ def test_the_simulator_status_says_a_move_is_the_books(tmp_path):
         assert any(t.endswith(": from the opening book") for t in seen), seen
     finally:
         s.close()
+
+
+def test_the_engine_protocol_says_a_move_is_the_books():
+    from connect4.engine.protocol import Protocol
+    out = []
+    bk = book.open_book(BOOK)
+    proto = Protocol(out.append, AIPlayer(book=bk))
+    for line in ("position 44", "go"):
+        proto.handle(line)
+    assert out == ["info book", "bestmove 4"], out
+    out[:] = []
+    proto = Protocol(out.append, AIPlayer())  # no book: a search, as before
+    for line in ("position 44", "go depth 2"):
+        proto.handle(line)
+    assert "info book" not in out and out[-1].startswith("bestmove")
+    bk.f.close()
