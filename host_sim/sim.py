@@ -90,6 +90,8 @@ def parse_args(argv, prog="make sim"):
                    help="the AI takes about as long as on the chip: %d nodes/s, the reproducible "
                         "estimate of tools/data/chip.txt; the real C3 firmware measured 1.3-1.9x "
                         "faster (19,400-29,100 nodes/s)" % chip_nodes_per_second())
+    p.add_argument("--no-book", action="store_true",
+                   help="play without the opening book (firmware/book.bin), as a board without the file")
     p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")
     p.add_argument("--temp-flash", action="store_true",
                    help="a throwaway empty flash, removed at exit: the run changes nothing "
@@ -154,6 +156,8 @@ def firmware_config(args):
     except Exception as e:  # noqa: B902  (a broken config.py: say what and where)
         raise UsageError("firmware/config.py cannot be loaded: %s: %s" % (type(e).__name__, e))
     overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), "")}
+    # the opening book the board gets from `make deploy`; --no-book plays without it
+    overrides["book_path"] = "" if args.no_book else os.path.join(host_sim.FIRMWARE, "book.bin")
     if args.seed is not None:
         overrides["seed"] = args.seed
     preset = args.preset or config.PRESET

@@ -91,6 +91,8 @@ def status_line(app, last_game=None, save_error=None):
         r = app.last_search if state != game.THINK else None
         if r is not None and r.stopped == "blunder":
             text += ": a random move (the level's blunder)"
+        elif r is not None and r.stopped == "book":
+            text += ": from the opening book"
         else:
             depth, score, nodes = app.think_info
             nodes = max(nodes, app.think_nodes)

@@ -105,14 +105,15 @@ def test_deploy_commands(port):
     assert board[:4] == ["mpremote", "connect", port, "exec"]
     assert board[-2:] == ["+", "reset"]
     copies = board[5:-2]
-    assert len(copies) == 5 * len(files)
+    assert len(copies) == 5 * (len(files) + 1)  # every module and the opening book
     pairs = [tuple(copies[i + 3:i + 5]) for i in range(0, len(copies), 5)]
     assert all(copies[i:i + 3] == ["+", "fs", "cp"] for i in range(0, len(copies), 5))
     assert ("firmware/main.py", ":/main.py") in pairs
     assert ("firmware/config.py", ":/config.py") in pairs
     assert ("build/mpy/connect4/boot.mpy", ":/connect4/boot.mpy") in pairs
     assert sorted(pairs) == sorted(
-        [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py")]
+        [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py"),
+         ("firmware/book.bin", ":/book.bin")]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f in compiled])
 
     # The board-side script makes the folders and removes the other twin of every file.
@@ -174,7 +175,7 @@ def test_mip_package_lists_exactly_the_firmware():
         text = f.read()
     assert text == device.package_text(), "run: python tools/board/device.py package"
     urls = json.loads(text)["urls"]
-    assert sorted(dest for dest, _ in urls) == firmware_files()
+    assert sorted(dest for dest, _ in urls) == sorted(firmware_files() + ["book.bin"])
     for dest, src in urls:
         assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src
 

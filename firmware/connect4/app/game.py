@@ -62,6 +62,7 @@ import time
 from micropython import const
 
 from connect4.engine import levels
+from connect4.engine.book import open_book
 from connect4.engine.board import Board, WIDTH
 from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
@@ -120,7 +121,8 @@ class App:
         self.poll_interval = cfg["poll_interval"]
         self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval,
                                  clock=clock)
-        self.ai = AIPlayer(seed=seed, searcher=self.searcher)
+        # the opening book beside main.py (None without the file: the AI searches every move)
+        self.ai = AIPlayer(seed=seed, searcher=self.searcher, book=open_book(cfg.get("book_path", "book.bin")))
         self.rng = Rng(seed ^ 0x5DEECE6)
         self.board = Board()
         self.settings = settings_store.settings
