@@ -61,7 +61,7 @@ COMMON = {
     # net that stops a search running this long (0 = none).
     "poll_interval": 256,
     "ai_time_cap_ms": 10000,
-    "tt_entries": 4096,
+    "tt_entries": 2048,
     # system
     "watchdog_ms": 0,  # hardware watchdog timeout (0 = off); fed by the main loop and the search
     "safe_mode_ms": 1000,  # hold the button this long after power-on: no game, REPL free
