@@ -595,9 +595,8 @@ def negamax(arena, depth: int, h: int) -> int:
     ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * _BUCKET
     check = (h >> _CHECK_SHIFT) & _CHECK_MASK
     tt_move = _NO_MOVE
-    deep = p[ti] | (p[ti + 1] << 8)  # the deep slot's check
-    te = ti  # the entry probed: the deep slot, else the other one
-    if deep != check or (p[ti + _TT_DEPTH] & _FLAG_MASK) == 0:
+    te = ti  # the entry probed: the deep slot if its check matches, else the other one
+    if (p[ti] | (p[ti + 1] << 8)) != check:
         te = ti + TT_ENTRY
     df = p[te + _TT_DEPTH]
     if (p[te] | (p[te + 1] << 8)) == check and (df & _FLAG_MASK) != 0:
