@@ -1,5 +1,5 @@
 """The transposition table's buckets: the deep slot keeps the deepest search,
-and age() makes an earlier search's deep entry yield its slot.
+the other slot takes the latest store.
 
 Observed through the core alone: a position whose exact score is in the table
 at a depth at least the one asked costs the search one node (the root's probe).
@@ -61,7 +61,7 @@ def test_a_deep_entry_survives_shallow_stores_into_its_bucket():
     assert _search(s, deep, DEEP) == 1  # stored: the root's probe answers
     for m in others:  # a one-entry slot would take each of these
         _search(s, m, SHALLOW)
-    assert _search(s, deep, DEEP) == 1
+        assert _search(s, deep, DEEP) == 1
 
 
 def test_a_shallow_store_keeps_the_latest_one_beside_the_deep_entry():
@@ -72,40 +72,3 @@ def test_a_shallow_store_keeps_the_latest_one_beside_the_deep_entry():
     _search(s, other, SHALLOW)
     assert _search(s, other, SHALLOW) == 1  # in the other slot of the bucket
     assert _search(s, deep, DEEP) == 1
-
-
-def test_an_aged_deep_entry_still_answers_but_yields_its_slot():
-    s = Searcher(tt_entries=ENTRIES)
-    deep = "4453"
-    others = _same_slot(s, deep, 2)
-    _search(s, deep, DEEP)
-    core.age(s.tt, len(s.tt))
-    assert _search(s, deep, DEEP) == 1  # aged, still found
-    _search(s, others[0], SHALLOW)  # takes the deep slot; the old entry moves over
-    assert _search(s, deep, DEEP) == 1
-    assert _search(s, others[0], SHALLOW) == 1
-    _search(s, others[1], SHALLOW)  # as deep as the slot's entry: the old one is gone
-    assert _search(s, deep, DEEP) > 1000
-
-
-def test_without_age_the_deep_entry_outlives_any_number_of_shallow_stores():
-    """The twin of the test above, without age(): the difference is age()'s doing."""
-    s = Searcher(tt_entries=ENTRIES)
-    deep = "4453"
-    others = _same_slot(s, deep, 2)
-    _search(s, deep, DEEP)
-    for m in others:
-        _search(s, m, SHALLOW)
-    assert _search(s, deep, DEEP) == 1
-
-
-def test_a_search_ages_the_table_it_keeps():
-    """Searcher.search ages the kept table: the previous search's deep
-    entries are marked, and its own stores are not."""
-    s = Searcher(tt_entries=ENTRIES)
-    s.search(Board("4453"), depth=6)
-    marks = [s.tt[i + 3] & 0x80 for i in range(0, len(s.tt), 2 * core.TT_ENTRY)]
-    assert not any(marks)
-    s.search(Board("445344"), depth=1)  # a search too shallow to store anything
-    marks = [s.tt[i + 3] & 0x80 for i in range(0, len(s.tt), 2 * core.TT_ENTRY) if s.tt[i + 4]]
-    assert marks and all(marks)

@@ -121,9 +121,8 @@ _KEY_MAX = const(254)  # any other move at most
 # arena, from ARENA_SIZE on (one ptr8 a node, not two: on the chip each costs
 # about as much as a small function call). Two entries make a bucket, indexed
 # by the hash's low bits: the first keeps the deepest search (a store replaces
-# it only when at least as deep, or when it is from an earlier search, see
-# age(); the entry it displaces moves to the second), the second takes every
-# other store. A probe looks at both. In a table far smaller than a search
+# it only when at least as deep; the entry it displaces moves to the second),
+# the second takes every other store. A probe looks at both. In a table far smaller than a search
 # (some 25,000 stores into 2,048 entries at the top level), the deep entries
 # near the root, which save the most nodes, so survive the flood of shallow
 # ones. A stored score is a searched node's best, so it stays within
@@ -132,15 +131,13 @@ TT_ENTRY = const(5)
 _BUCKET = const(2 * TT_ENTRY)
 # An entry starts with its check: 2 bytes little endian, hash bits _CHECK_SHIFT..
 _TT_SCORE = const(2)  # score + _TT_BIAS, low 8 bits
-_TT_MOVE = const(_TT_SCORE + 1)  # score + _TT_BIAS, high 4 bits | best move << _MOVE_SHIFT | _OLD
+_TT_MOVE = const(_TT_SCORE + 1)  # score + _TT_BIAS, high 4 bits | best move << _MOVE_SHIFT
 _TT_DEPTH = const(_TT_MOVE + 1)  # depth << _FLAG_BITS | flag
 _CHECK_SHIFT = const(14)
 _CHECK_MASK = const(0xFFFF)
 _TT_BIAS = const(2048)
 _SCORE_HIGH = const(15)  # the score's high bits in the _TT_MOVE byte
 _MOVE_SHIFT = const(4)
-_MOVE_MASK = const(7)  # 3 bits of column (or _NO_MOVE) above the score's
-_OLD = const(0x80)  # in _TT_MOVE: stored by an earlier search (age()), the deep slot yields
 _NO_MOVE = const(7)  # no column: "no best move" in the table and in the search
 _FLAG_BITS = const(2)
 _FLAG_MASK = const((1 << _FLAG_BITS) - 1)
@@ -285,23 +282,6 @@ def nodes(arena):
 
 def aborted(arena):
     return arena[_ABORT] != 0
-
-
-@micropython.viper
-def age(table, size: int):
-    """Mark every deep slot of the table (`size` bytes) as an earlier search's.
-
-    The table is kept from one move to the next; without this, the deep slots
-    would keep the previous searches' deepest entries, positions the game has
-    left behind, and the new search's own deep entries would go to the slots
-    that every store overwrites. An aged entry still answers probes.
-    """
-    p = ptr8(table)
-    i = _TT_MOVE
-    while i < size:
-        if p[i - _TT_MOVE + _TT_DEPTH]:
-            p[i] = p[i] | _OLD
-        i += _BUCKET
 
 
 @micropython.viper
@@ -600,7 +580,7 @@ def negamax(arena, depth: int, h: int) -> int:
         te = ti + TT_ENTRY
     df = p[te + _TT_DEPTH]
     if (p[te] | (p[te + 1] << 8)) == check and (df & _FLAG_MASK) != 0:
-        tt_move = (p[te + _TT_MOVE] >> _MOVE_SHIFT) & _MOVE_MASK
+        tt_move = p[te + _TT_MOVE] >> _MOVE_SHIFT
         if (df >> _FLAG_BITS) >= depth:
             sc = (p[te + _TT_SCORE] | ((p[te + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
             flag = df & _FLAG_MASK
@@ -884,28 +864,22 @@ def negamax(arena, depth: int, h: int) -> int:
         flag = _UPPER
     elif best >= beta:
         flag = _LOWER
-    # Store: into the deep slot if at least as deep as its entry (or that is
-    # an earlier search's), which then moves to the other slot unless it is
-    # this very position; else into the other slot. A deeper entry of this
-    # very position in the deep slot is kept, and nothing is stored.
-    d0 = p[ti + _TT_DEPTH] >> _FLAG_BITS
+    # Store: into the deep slot if at least as deep as its entry, which then
+    # moves to the other slot unless it is this very position; else into the
+    # other slot (beside a deeper entry of this very position, if so: the
+    # probe finds the deeper one first).
     te = ti + TT_ENTRY
-    if (p[ti] | (p[ti + 1] << 8)) == check:  # read anew: the subtree stores too
-        if d0 <= depth:
-            te = ti
-        else:
-            te = 0
-    elif d0 <= depth or (p[ti + _TT_MOVE] & _OLD) != 0:
-        k = 0
-        while k < TT_ENTRY:
-            p[te + k] = p[ti + k]
-            k += 1
+    if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth:
+        if (p[ti] | (p[ti + 1] << 8)) != check:  # read anew: the subtree stores too
+            k = 0
+            while k < TT_ENTRY:
+                p[te + k] = p[ti + k]
+                k += 1
         te = ti
-    if te:
-        p[te] = check & 0xFF
-        p[te + 1] = check >> 8
-        v = best + _TT_BIAS
-        p[te + _TT_SCORE] = v & 0xFF
-        p[te + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
-        p[te + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
+    p[te] = check & 0xFF
+    p[te + 1] = check >> 8
+    v = best + _TT_BIAS
+    p[te + _TT_SCORE] = v & 0xFF
+    p[te + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
+    p[te + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
     return best

@@ -87,8 +87,6 @@ class Searcher:
     back), by new_game(), and when the weights change. A search's result thus
     depends on the searches of its game before it, the same way on every
     machine; callers that need a position judged alone call new_game() first.
-    Each search first ages the kept table (core.age): the earlier searches'
-    entries still answer probes, but their deep slots yield to new stores.
     """
 
     def __init__(self, tt_entries=2048, poll_interval=256, weights=core.DEFAULT_WEIGHTS, clock=time):
@@ -166,7 +164,6 @@ class Searcher:
                 core.clear(self.tt, len(self.tt))  # a fresh table
                 break
         last[:] = cells
-        core.age(self.tt, len(self.tt))  # the earlier searches' deep entries yield their slots
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
