@@ -123,6 +123,11 @@ class App:
         self.dimmed = False
         self.games = 0
         self.stopped = False
+        # the web API (connect4.net): writes queued as (fn, arg), applied by step() as fn(app, arg,
+        # now); `interrupt` stops a search at its next poll; pump() lets the server run one round
+        self.commands = []
+        self.interrupt = False
+        self.pump = None
         # AI turn
         self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
         self.thinking = False
@@ -455,6 +460,10 @@ class App:
         now = clock.ticks_ms()
         if self.wdt is not None:
             self.wdt.feed()
+        if self.pump is not None:
+            self.pump()
+            if self.interrupt:  # a new game from the web
+                return True
         if clock.ticks_diff(now, self._next_pulse) >= 0:
             self._next_pulse = clock.ticks_add(now, _PULSE_MS)
             self._draw_thinking(now)
@@ -519,6 +528,11 @@ class App:
             ev = inp.get()
         if inp.busy():
             self.last_input = now
+        if self.pump is not None:
+            self.pump()
+        while self.commands:
+            fn, arg = self.commands.pop(0)
+            fn(self, arg, now)
         self._tick(now)
         if self.wdt is not None:
             self.wdt.feed()
