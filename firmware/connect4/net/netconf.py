@@ -10,6 +10,8 @@ The API never returns the SSID or either password (connect4.net.api).
 import json
 import os
 
+from connect4.net.pairing import random_bytes
+
 FILE = "wifi.json"
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no l/1, o/0, i: it is read off the matrix
 AP_PASSWORD_LEN = 10
@@ -30,7 +32,7 @@ def valid_password(password):
 class NetConf:
     def __init__(self, flash_dir="", randbytes=None):
         self.path = flash_dir + FILE
-        self.randbytes = randbytes or os.urandom
+        self.randbytes = randbytes or random_bytes
         self.ap_password = ""
         self.ssid = ""
         self.password = ""

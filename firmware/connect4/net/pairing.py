@@ -17,18 +17,20 @@ MAX_TRIES = const(5)
 LOCK_MS = const(60000)
 
 
-def _random_bytes(n):
+def random_bytes(n):
+    """n random bytes: os.urandom (the ESP32's hardware RNG); ports without it (the test
+    VM) use `random`, which MicroPython seeds from the hardware where there is one."""
     try:
         import os
         return os.urandom(n)
-    except Exception:  # a port without os.urandom: still unpredictable enough for a LAN toy
+    except Exception:
         import random
-        return bytes(random.getrandbits(8) for _ in range(n))
+        return bytes([random.getrandbits(8) for _ in range(n)])
 
 
 class Pairing:
     def __init__(self, randbytes=None, clock_ms=None):
-        self.randbytes = randbytes or _random_bytes
+        self.randbytes = randbytes or random_bytes
         self.clock_ms = clock_ms or ticks_ms
         self.tokens = []
         self.misses = 0
