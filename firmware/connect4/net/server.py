@@ -268,12 +268,20 @@ class Server:
             _Quiet.print_exception(e)
 
     def stop(self):
+        """Close the listening socket and every connection still open."""
         try:
             self.web.shutdown()
         except Exception:
             pass
         for _ in range(3):
             self.pump()
+        all_tasks = getattr(asyncio, "all_tasks", None)  # CPython: connections still waiting
+        if all_tasks is not None:
+            for task in all_tasks(self.loop):
+                task.cancel()
+            for _ in range(3):
+                self.pump()
+            self.loop.close()
 
 
 async def _round():
