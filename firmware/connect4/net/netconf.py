@@ -48,10 +48,10 @@ class NetConf:
         if not isinstance(data, dict):
             data = {}
         ap = data.get("ap_password")
-        self.ap_password = ap if valid_password(ap) and ap else ""
+        self.ap_password = str(ap) if valid_password(ap) and ap else ""
         ssid, password = data.get("ssid"), data.get("password")
         if valid_ssid(ssid) and valid_password(password):
-            self.ssid, self.password = ssid, password
+            self.ssid, self.password = str(ssid), str(password)
         if not self.ap_password:
             self.ap_password = "".join(ALPHABET[b % len(ALPHABET)]
                                        for b in self.randbytes(AP_PASSWORD_LEN))

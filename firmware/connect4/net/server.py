@@ -56,7 +56,7 @@ class _Quiet:
         cls.last = repr(exc)
 
 
-_md.print_exception = _Quiet.print_exception
+setattr(_md, "print_exception", _Quiet.print_exception)
 
 
 class _Reader:
@@ -131,7 +131,8 @@ class _Web(Microdot):
             return
         self.clients += 1
         try:
-            await Microdot.handle_request(self, _Reader(reader), _Writer(writer))
+            # the wrappers have the stream methods microdot uses (its stubs name CPython's classes)
+            await Microdot.handle_request(self, _Reader(reader), _Writer(writer))  # type: ignore[arg-type]
             self.served += 1
         except Exception as e:  # a client gone at a bad moment: never the server's end
             _Quiet.print_exception(e)
