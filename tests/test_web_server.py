@@ -178,7 +178,7 @@ def test_a_thousand_malformed_requests_leave_the_server_serving_and_the_game_unc
     assert answers and all(c is None or 400 <= c < 500 or c == 503 for c in answers), sorted(set(answers))
     assert sum(1 for c in answers if c is not None and 400 <= c < 500) > len(answers) // 2
     board.wait(lambda: board.server.web.clients == 0 and board.server.web.streams == 0,
-               what="every connection closed")
+               seconds=90, what="every connection closed (a vanished live page: at its next keepalive)")
     assert board.request("GET", "/api/state")[1] == before
     assert board.app.settings == settings and board.app.commands == []
     auth = board.pair()  # and it still serves writes

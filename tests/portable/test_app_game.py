@@ -108,7 +108,7 @@ def test_the_menu_changes_settings_and_saves_them():
     rig.turn(2)
     assert rig.display.brightness > before  # applied at once
     rig.press()
-    rig.turn(2)  # back
+    rig.turn(3)  # wifi, stats, back
     rig.press()
     assert rig.app.state == PLAY and rig.app.board.count == 0
     saved = Store(rig.path)

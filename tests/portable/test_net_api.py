@@ -161,7 +161,7 @@ def test_settings_apply_and_wifi_credentials_are_never_returned():
     assert s["brightness"] == 7 and len(s["stats"]["ai"]) == 8
     again = NetConf(api.netconf.path[:-len("wifi.json")]).load()  # kept on flash
     assert again.ssid == "HomeNet" and again.password == "secret-pass"
-    assert again.ap_password == api.netconf.ap_password and len(again.ap_password) == 10
+    assert again.ap_password == api.netconf.ap_password and len(again.ap_password) == 12
 
 
 def test_parse_body_gives_objects_only():

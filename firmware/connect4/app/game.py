@@ -54,7 +54,7 @@ from connect4.hw.display import brightness_for, scale
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import Menu, CLOSE
+from connect4.app.menu import Menu, CLOSE, WIFI
 from connect4.app.render import (Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw,
                                  pulse)
 
@@ -128,6 +128,9 @@ class App:
         self.commands = []
         self.interrupt = False
         self.pump = None
+        self.web = None  # the Server serving this app, if any
+        self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
+        self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
         # AI turn
         self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
         self.thinking = False
@@ -179,6 +182,10 @@ class App:
 
     def _event(self, ev, now):
         """An input event: the rules for every state, then the state's own handler."""
+        if self.banner is not None:  # input ends the scrolling text, and only that
+            self.banner = None
+            self.dirty = True
+            return
         state = self.state
         woken = self.dimmed
         if woken:
@@ -325,9 +332,24 @@ class App:
                 self.start_demo(now, -1 if mode == MODE_DEMO else mode)
         else:
             self.dirty = True
-            if self.menu.event(sig) == CLOSE:
+            done = self.menu.event(sig)
+            if done == CLOSE:
                 self.input.flush()
                 self.close_menu(now)
+            elif done == WIFI:
+                self.wifi(now, self.menu.wifi_on)
+
+    def wifi(self, now, on):
+        """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
+        code is loaded only now: Wi-Fi is off by default."""
+        if on:
+            if self.link is None:
+                from connect4.net.link import Link
+                self.link = Link(self, self.cfg)
+            self.link.on(now)
+        elif self.link is not None:
+            self.link.off()
+        self.menu.wifi_on = on and self.link is not None and self.link.error is None
 
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
@@ -481,6 +503,10 @@ class App:
     # ---- drawing
     def render(self, now):
         d = self.display
+        if self.banner is not None:
+            if self.banner.render(d, now, self.clock.ticks_diff):
+                return
+            self.banner = None
         state = self.state
         t = self._elapsed(now)
         if state == INTRO:
@@ -538,7 +564,7 @@ class App:
             self.wdt.feed()
         # redraw on a change, or every _FRAME_MS while the picture moves by itself:
         # all states but PLAY (its cursor blinks only on a board without a hover row)
-        animating = self.state != PLAY or self.layout.hover_y < 0
+        animating = self.state != PLAY or self.layout.hover_y < 0 or self.banner is not None
         if self.dirty or (animating and clock.ticks_diff(now, self.next_frame) >= 0):
             self.render(now)
             self.display.show()

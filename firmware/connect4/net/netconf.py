@@ -2,7 +2,7 @@
 
 File `wifi.json` beside the settings: {"ap_password": "...", "ssid": "...",
 "password": "..."}. The access point's password is drawn at first start
-(10 characters from an alphabet without look-alikes, about 50 bits) and kept.
+(12 capitals and digits without look-alikes, about 59 bits) and kept.
 Written atomically (temp file + rename); `load()` never raises: a missing or
 corrupt file gives a fresh access point password and no home network.
 The API never returns the SSID or either password (connect4.net.api).
@@ -13,8 +13,8 @@ import os
 from connect4.net.pairing import random_bytes
 
 FILE = "wifi.json"
-ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no l/1, o/0, i: it is read off the matrix
-AP_PASSWORD_LEN = 10
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I/L/1, O/0: it is read off the matrix
+AP_PASSWORD_LEN = 12  # about 59 bits
 MAX_SSID = 32  # 802.11 limits
 MIN_PASSWORD = 8  # WPA2
 MAX_PASSWORD = 63

@@ -33,7 +33,7 @@ WRITE_MS = const(5000)
 MAX_LINES = const(24)
 MAX_LINE = const(512)
 EVENT_MS = const(200)  # how often a live stream looks for a change
-KEEPALIVE_MS = const(15000)
+KEEPALIVE_MS = const(5000)  # also how soon a vanished live page frees its slot
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
 PAGE = "page.html.gz"
 
@@ -176,6 +176,7 @@ class Server:
         """Serve this app (the board starts a new App after a crash) and let it pump."""
         self.api.app = app
         app.pump = self.pump
+        app.web = self
 
     @property
     def errors(self):
