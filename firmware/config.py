@@ -69,6 +69,7 @@ COMMON = {
     "flash_dir": "",  # where settings and the error log live ("" = the flash root)
     # Wi-Fi (the menu turns it on; off at every power-on): the web page and API
     "web_host": "0.0.0.0",
+    "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on (5 KB instead of 20 KB)
     "web_port": 80,
 }
 

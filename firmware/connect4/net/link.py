@@ -8,6 +8,7 @@ server starts (or, if one already serves the app, as in the simulator's
 point's key and the pairing code; `show()` scrolls them again on request.
 Nothing here blocks: joining is watched from the app's pump.
 """
+import gc
 from time import ticks_ms, ticks_diff
 
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
@@ -16,6 +17,20 @@ from connect4.net import wifi
 from connect4.net.netconf import NetConf
 
 JOIN_MS = 20000
+
+
+def set_table(app, entries):
+    """The AI's transposition table at `entries` (a power of two): smaller while Wi-Fi is on,
+    whose buffers share the chip's heap (README, Memory). The old table goes first, so the
+    two never coexist; the AI plays a little weaker (and other games) with the small one."""
+    searcher = app.searcher
+    if searcher.tt_entries == entries:
+        return
+    searcher.tt = bytearray(0)
+    gc.collect()
+    from connect4.engine import core
+    searcher.tt = bytearray(core.TT_ENTRY * entries)
+    searcher.tt_entries = entries
 
 
 class Link:
@@ -36,6 +51,7 @@ class Link:
             return
         nc = self.netconf
         try:
+            set_table(self.app, self.cfg["tt_entries_wifi"])
             if nc.configured():
                 wifi.start_join(nc.ssid, nc.password)
                 self.ssid = nc.ssid
@@ -110,3 +126,4 @@ class Link:
             wifi.stop()
         except Exception:
             pass
+        set_table(self.app, self.cfg["tt_entries"])
