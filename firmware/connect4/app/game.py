@@ -34,6 +34,14 @@ SELECT pin: a new press stops the search at once (-> HELD). The press then
 resolves as usual: a click plays the best move found so far, a long press
 abandons the search and opens the menu. In the demo, any press leaves the demo.
 
+The web (connect4.net, loaded only when the menu turns Wi-Fi on): `pump()`
+lets the server run a round, from step() and from the poll hook, so the
+page gets answers while the AI thinks; its writes wait on `commands` and are
+applied by step() before the tick, never inside the search; `interrupt`
+(a new game from the page) stops a search at its next poll. `banner`
+scrolls text (the address, the pairing code) over any state until it has
+gone by or an input ends it.
+
 Observation: `listener(kind, data)`, if given, hears what happened, for
 records or a display elsewhere; the only kind the app emits is "game" when a
 game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
