@@ -50,7 +50,8 @@ help:
 	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE,"
-	@echo "                     --only speed|accuracy|levels|perfect, --games N (vs the perfect player)"
+	@echo "                     --only speed|accuracy|levels|perfect|ladder, --games N (vs the perfect"
+	@echo "                     player), --ladder-games N (per pair of the rating ladder)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
 
 $(VENV_STAMP): requirements-dev.txt

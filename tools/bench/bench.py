@@ -17,10 +17,12 @@ Every figure is measured in this run:
      level as first player against the perfect player; as second player
      against a perfect player erring 20% of the time (did the board keep a
      draw or a win once given one?); value kept and best move on the position
-     sets of tools/data/positions_*.txt (tools/bench/make_sets.py).
+     sets of tools/data/positions_*.txt (tools/bench/make_sets.py);
+  6. the ladder: Elo of every level and four references from a round robin
+     (tools/bench/ladder.py).
 
 Usage: python tools/bench/bench.py [--quick] [--only SECTION] [--games N]
-                                   [--micropython PATH] [--out FILE]
+                                   [--ladder-games N] [--micropython PATH] [--out FILE]
 """
 import argparse
 import multiprocessing
@@ -37,7 +39,7 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench, perfect  # noqa: E402
+from tools.bench import chipbench, ladder, perfect  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
@@ -310,9 +312,12 @@ def main(argv=None):
     parser.add_argument("--only", choices=SECTIONS, help="run only this section")
     parser.add_argument("--games", type=int, help="games against the perfect player, per row "
                         "(default 100; --quick 10)")
+    parser.add_argument("--ladder-games", type=int, help="games per pair of the rating ladder "
+                        "(default 10; --quick 2)")
     args = parser.parse_args(argv)
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be at least 1")
+    for name in ("games", "ladder_games"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            parser.error("--%s must be at least 1" % name.replace("_", "-"))
     started = time.time()
     say = common.Say()
     run = lambda section: args.only in (None, section)  # noqa: E731
@@ -328,6 +333,9 @@ def main(argv=None):
         if run("perfect"):
             games = args.games or (10 if args.quick else 100)
             against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
+        if run("ladder"):
+            games = args.ladder_games or (2 if args.quick else 10)
+            ladder.report(say, *ladder.ladder(pool, games), games=games)
     given = sys.argv[1:] if argv is None else argv
     say("`make bench%s` took %d s." % (
         " BENCH_ARGS=\"%s\"" % " ".join(given) if given else "", time.time() - started))
@@ -337,7 +345,7 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("speed", "accuracy", "levels", "perfect")
+SECTIONS = ("speed", "accuracy", "levels", "perfect", "ladder")
 
 
 def speed_and_memory(args, say):
