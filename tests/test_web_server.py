@@ -261,3 +261,9 @@ def test_sim_web_on_a_port_in_use_is_a_usage_error(tmp_path):
     finally:
         s.close()
     assert r.returncode == 2 and "--web %d: cannot listen" % port in r.stderr
+
+
+def test_the_committed_page_is_the_compressed_page():
+    """The board serves page.html.gz as it is: it must be page.html's (tools/web/page.py)."""
+    from tools.web import page
+    assert page.main(["--check"]) == 0, "run: python tools/web/page.py"

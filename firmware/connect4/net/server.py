@@ -13,7 +13,8 @@ REQUEST_MS and in at most MAX_LINES lines of at most MAX_LINE bytes, its
 body at most MAX_BODY bytes (413); a client that stops reading is dropped
 after WRITE_MS. The only file served is the page, by a fixed name: no URL
 reaches a file. Handlers are coroutines: microdot runs plain functions in a
-thread pool on CPython, and the game must be touched from its own thread only.
+thread pool on CPython (here they would run in this thread anyway: _invoke),
+and the game must be touched from its own thread only.
 """
 import asyncio
 import json
@@ -57,6 +58,19 @@ class _Quiet:
 
 
 setattr(_md, "print_exception", _Quiet.print_exception)
+
+
+async def _invoke(handler, *args, **kwargs):
+    """microdot's invoke_handler, one way everywhere: the handler runs here, in the game's
+    thread. (microdot picks a thread pool when it finds `inspect`, which CPython has and
+    some MicroPython builds have too, and then needs CPython's asyncio.)"""
+    ret = handler(*args, **kwargs)
+    if hasattr(ret, "send"):
+        ret = await ret
+    return ret
+
+
+setattr(_md, "invoke_handler", _invoke)
 
 
 class _Reader:
