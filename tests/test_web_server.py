@@ -267,3 +267,15 @@ def test_the_committed_page_is_the_compressed_page():
     """The board serves page.html.gz as it is: it must be page.html's (tools/web/page.py)."""
     from tools.web import page
     assert page.main(["--check"]) == 0, "run: python tools/web/page.py"
+
+
+from tools import mpvm  # noqa: E402
+
+
+@pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable: needs node and npm ci")
+def test_the_server_answers_in_the_micropython_vm(capsys):
+    """The firmware's server and microdot (as deployed to /lib) parse, route and answer
+    GET /api/state inside MicroPython, driven by hand (the VM has no sockets)."""
+    from tools.web import request_cost
+    assert request_cost.main(["5"]) == 0, capsys.readouterr().out
+    assert "5 requests" in capsys.readouterr().out
