@@ -24,7 +24,7 @@ VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 STUBS_STAMP := build/c3stubs/.installed
 
-.PHONY: help sim test quick typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory
+.PHONY: help sim test quick typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory book
 
 help:
 	@echo "Targets (each installs what it needs: .venv, node_modules):"
@@ -34,6 +34,7 @@ help:
 	@echo "  make typecheck     firmware/ against the ESP32-C3 MicroPython stubs (mypy)"
 	@echo "  make bench         speed and strength figures for the README (BENCH_ARGS)"
 	@echo "  make memory        heap figures of the firmware in the MicroPython VM"
+	@echo "  make book          rebuild firmware/book.bin, the opening book, from the perfect solver"
 	@echo "  make engine        the engine line protocol on stdin/stdout"
 	@echo "  make engine-vm     the same, the board's engine_main.py in the MicroPython VM"
 	@echo "  make picture       the README's pictures of the board (docs/), from the simulator"
@@ -50,7 +51,7 @@ help:
 	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE,"
-	@echo "                     --only speed|accuracy|levels|perfect|ladder, --games N (vs the perfect"
+	@echo "                     --only speed|accuracy|levels|perfect|sets|ladder, --games N (vs the perfect"
 	@echo "                     player), --ladder-games N (per pair of the rating ladder)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
 
@@ -78,6 +79,10 @@ picture: $(VENV_STAMP)
 	rm -rf build/picture_flash
 	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
 		--script docs/layout.script --record docs/layout.png
+	rm -rf build/picture_flash
+	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
+		--script docs/replay.script --record docs/replay.gif
+	rm -rf build/picture_flash
 
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine
@@ -117,6 +122,10 @@ bench-device: $(VENV_STAMP)
 
 memory: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) tools/mpvm/memory.py
+
+# The opening book, deterministic; solver answers cached in build/book/ (resumable).
+book: $(VENV_STAMP)
+	$(PY) tools/book/build.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

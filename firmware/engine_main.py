@@ -14,6 +14,8 @@ as on CPython, node for node.
 """
 import sys
 
+from connect4.engine.book import open_book
+from connect4.engine.player import AIPlayer
 from connect4.engine.protocol import Protocol, StreamLines
 
 
@@ -32,7 +34,8 @@ def stdin_waiting():
 
 def main():
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
-    Protocol(print).serve(StreamLines(stdin, stdin_waiting()))
+    # the board's opening book when book.bin is beside main.py (not in the VM: no file there)
+    Protocol(print, AIPlayer(book=open_book())).serve(StreamLines(stdin, stdin_waiting()))
 
 
 try:

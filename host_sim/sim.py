@@ -9,6 +9,7 @@ statistics persist between runs; --temp-flash runs on a throwaway one.
   ←/→ or A/D   turn the encoder (buttons preset: press LEFT/RIGHT)
   Space/Enter  press (drop a disc, confirm; buttons preset: DROP)
   L or M       long press (the menu)
+  H            the hint (press held while turning)
   Q, Ctrl-C    quit
 
 The preset is config.py's PRESET unless --preset names another.
@@ -16,7 +17,7 @@ The preset is config.py's PRESET unless --preset names another.
 --headless runs on a virtual clock without drawing and prints each game's
 moves and result; --script FILE plays timed input (lines `TIME ACTION [ARG]`,
 TIME in ms or +ms after the previous line; actions: left, right, press, long,
-hold MS, down, up, wait MS, quit); --record FILE writes an animated GIF (or a
+hold MS, down, up, wait MS, hint, quit); --record FILE writes an animated GIF (or a
 PNG of the last frame, or PNG frames with a %d pattern).
 
 --web PORT serves the board's web page and JSON API (connect4/net, the very
@@ -24,6 +25,11 @@ firmware code the board runs with Wi-Fi on) on 127.0.0.1:PORT (--web-host to
 change), and prints `web: http://127.0.0.1:PORT/ pairing code NNNN` first.
 With --headless the clock is then real (browsers keep real time) and the run
 lasts until Ctrl-C, --seconds or --games.
+
+Game records: the board appends every game to games.txt in its flash (the
+simulator's folder too); the simulator marks every move with the host's
+perfect solver. --review FILE-OR-LINE prints a review of each record in a
+records file (copied off a board, or the simulator's), or of one record line.
 """
 import argparse
 import math
@@ -115,6 +121,8 @@ def parse_args(argv, prog="make sim"):
                    help="the AI takes about as long as on the chip: %d nodes/s, the reproducible "
                         "estimate of tools/data/chip.txt; the real C3 firmware measured 1.3-1.9x "
                         "faster (19,400-29,100 nodes/s)" % chip_nodes_per_second())
+    p.add_argument("--no-book", action="store_true",
+                   help="play without the opening book (firmware/book.bin), as a board without the file")
     p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")
     p.add_argument("--temp-flash", action="store_true",
                    help="a throwaway empty flash, removed at exit: the run changes nothing "
@@ -127,6 +135,9 @@ def parse_args(argv, prog="make sim"):
                    help="serve the board's web page and API on this port (the firmware's connect4.net)")
     p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
                    help="the address --web listens on (default 127.0.0.1: this computer only)")
+    p.add_argument("--review", metavar="RECORDS",
+                   help="print a review of every game in a records file (games.txt), or of one "
+                        "record line, with the perfect solver; runs no board")
     args = p.parse_args(argv)
     if args.flash is not None and args.temp_flash:
         p.error("--flash and --temp-flash: give one of them")
@@ -180,6 +191,8 @@ def firmware_config(args):
     except Exception as e:  # noqa: B902  (a broken config.py: say what and where)
         raise UsageError("firmware/config.py cannot be loaded: %s: %s" % (type(e).__name__, e))
     overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), "")}
+    # the opening book the board gets from `make deploy`; --no-book plays without it
+    overrides["book_path"] = "" if args.no_book else os.path.join(host_sim.FIRMWARE, "book.bin")
     if args.seed is not None:
         overrides["seed"] = args.seed
     preset = args.preset or config.PRESET
@@ -276,6 +289,7 @@ class Firmware:
     def listen(self, kind, data):
         if kind == "app":
             self.app = data
+            data.judge = JUDGE[0]  # the perfect solver marks every move of the records
             if self.pace is not None:
                 self.pace.follow(data)
             if self.args.web:
@@ -338,6 +352,25 @@ def describe_game(n, g):
     result = "a draw" if g["winner"] < 0 else who[g["winner"]] + " wins"
     return "game %d, %s: %s vs %s, %s starts, moves %s, %s" % (
         n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
+
+
+def _judge():
+    """host_sim.review.judge if the perfect solver is installed, else None (the board's marks)."""
+    from host_sim import review
+    return review.judge if review.available() else None
+
+
+JUDGE = [None]
+
+
+def print_reviews(source):
+    from host_sim import review
+    try:
+        records = review.read_records(source)
+    except (OSError, ValueError) as e:
+        raise UsageError("--review %s" % e)
+    print("\n\n".join(review.review(r) for r in records))
+    return 0
 
 
 def run_headless(args, cfg, fw):
@@ -457,6 +490,12 @@ PROG = ["make sim"]
 def main(argv=None, prog="make sim"):
     PROG[0] = prog
     args = parse_args(argv, prog)
+    if args.review:
+        try:
+            return print_reviews(args.review)
+        except UsageError as e:
+            return fail(e)
+    JUDGE[0] = _judge()
     temp = None
     recorder = None
     try:

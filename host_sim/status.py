@@ -11,7 +11,9 @@ from connect4.engine.levels import MAX_LEVEL
 
 STATE_NAMES = {game.INTRO: "intro", game.PLAY: "play", game.THINK: "thinking",
                game.CHOSEN: "thinking", game.HELD: "thinking",  # the AI's move, found
-               game.DROP: "drop", game.OVER: "game over", game.MENU: "menu"}
+               game.DROP: "drop", game.OVER: "game over", game.MENU: "menu",
+               game.REPLAY: "replay", game._HINT: "hint"}  # (_HINT: a const, CPython keeps it)
+RESULTS = ("red won", "yellow won", "a draw", "abandoned")
 SIDES = ("red", "yellow")
 
 
@@ -28,6 +30,14 @@ def setting_text(key, value):
 
 
 def menu_text(m):
+    if m.games is not None:
+        r = m.games.chosen
+        if r is None:
+            return "games: none recorded yet"
+        return "games: game %d, %s, %s, %d moves (press: replay)" % (
+            r.number, setting_text("mode", r.mode), RESULTS[r.result], len(r.moves))
+    if m.page == menu_mod.PAGES - 1:
+        return "stats: hints %d" % m.stats.get("hints", 0)
     if m.page >= 0:
         kind = (ticks_diff(m.now, m.page_since) // menu_mod.SHOW_MS) % 3
         if m.page < MAX_LEVEL:
@@ -68,15 +78,23 @@ def status_line(app, last_game=None, save_error=None):
         text += "two players"
     state = app.state
     text += " | " + STATE_NAMES.get(state, "?")
+    if state == game.REPLAY and app.replay is not None:
+        r = app.replay
+        return "replay: game %d, move %d of %d%s" % (r.record.number, r.pos, r.length,
+                                                    " (paused)" if r.paused else "")
     if state == game.PLAY:
         if app.mode == game.MODE_TWO:
             text += ": %s to move" % SIDES[app.side_to_move()]
         else:
             text += ": the AI's move" if app.ai_to_move() else ": your move"
+        if app.hint_col >= 0:
+            text += " (hint: column %d)" % (app.hint_col + 1)
     if state in (game.THINK, game.CHOSEN, game.HELD):
         r = app.last_search if state != game.THINK else None
         if r is not None and r.stopped == "blunder":
             text += ": a random move (the level's blunder)"
+        elif r is not None and r.stopped == "book":
+            text += ": from the opening book"
         else:
             depth, score, nodes = app.think_info
             nodes = max(nodes, app.think_nodes)

@@ -21,15 +21,15 @@ DISCS = (
     (2, 1, ("● ",)),
 )
 HELP = {  # the key legend of each input type (config's "input")
-    "encoder": "←/→ or A/D turn · Space/Enter press · L long press (menu) · Q quit",
-    "buttons": "←/→ or A/D LEFT/RIGHT · Space/Enter DROP · L long DROP (menu) · Q quit",
+    "encoder": "←/→ or A/D turn · Space/Enter press · L long press (menu) · H hint · Q quit",
+    "buttons": "←/→ or A/D LEFT/RIGHT · Space/Enter DROP · L long DROP (menu) · H hint · Q quit",
 }
 EXTRA_ROWS = 5  # title, two board edges, status, key legend
 
 KEYS = {
     "a": "left", "A": "left", "d": "right", "D": "right",
     " ": "press", "\r": "press", "\n": "press",
-    "l": "long", "L": "long", "m": "long", "M": "long",
+    "l": "long", "L": "long", "m": "long", "M": "long", "h": "hint", "H": "hint",
     "q": "quit", "Q": "quit", "\x03": "quit",
 }
 

@@ -25,7 +25,7 @@ LONG_MS = 1000
 STEP_MS = 6  # between encoder transitions
 BOUNCE_MS = 2
 
-ACTIONS = ("left", "right", "press", "long", "hold", "down", "up", "wait", "quit",
+ACTIONS = ("left", "right", "press", "long", "hold", "down", "up", "wait", "quit", "hint",
            "bounce-left", "bounce-right", "bounce-press")
 
 
@@ -141,6 +141,11 @@ class Controls:
         if action == "up":
             self._at(t, self.select, False)
             return t
+        if action == "hint":  # the hint's chord: SELECT held while turning (pressing RIGHT)
+            self._at(t, self.select, True)
+            end = self.act("right", t + 100)
+            self._at(end + 100, self.select, False)
+            return end + 100
         if action == "wait":
             return t + arg
         if action == "quit":

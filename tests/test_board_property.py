@@ -13,6 +13,7 @@ from fakes import hue, assert_board_shown
 KINDS = ["left", "right", "bounce-left", "bounce-right", "left", "right",
          "press", "bounce-press", "press", "press",
          "long", "hold",  # holding across the long-press time
+         "hint",  # SELECT held while turning
          "mash",  # presses 30 ms apart
          "spin"]  # encoder steps 2 ms apart (faster than it is sampled)
 
@@ -43,7 +44,11 @@ def check(s):
     assert_board_shown(app, s.panel.rgb)
     if app.state == PLAY and not app.ai_to_move():
         assert board.can_play(app.cursor)
-        assert hue(s.panel.rgb(app.cursor, 0)) == ("red" if app.side_to_move() == 0 else "yellow")
+        side = "red" if app.side_to_move() == 0 else "yellow"
+        if app.cursor == app.hint_col:  # a hint blinks on and off
+            assert hue(s.panel.rgb(app.cursor, 0)) in (side, "off")
+        else:
+            assert hue(s.panel.rgb(app.cursor, 0)) == side
 
 
 @settings(max_examples=12, deadline=None, derandomize=True,

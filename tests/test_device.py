@@ -108,16 +108,17 @@ def test_deploy_commands(port):
     assert board[:4] == ["mpremote", "connect", port, "exec"]
     assert board[-2:] == ["+", "reset"]
     copies = board[5:-2]
-    assert len(copies) == 5 * (len(files) + len(device.DATA) + len(lib))
+    assert len(copies) == 5 * (len(files) + 2 + len(lib))  # the modules, the book, the page, microdot
     pairs = [tuple(copies[i + 3:i + 5]) for i in range(0, len(copies), 5)]
     assert all(copies[i:i + 3] == ["+", "fs", "cp"] for i in range(0, len(copies), 5))
     assert ("firmware/main.py", ":/main.py") in pairs
     assert ("firmware/config.py", ":/config.py") in pairs
     assert ("build/mpy/connect4/boot.mpy", ":/connect4/boot.mpy") in pairs
     assert sorted(pairs) == sorted(
-        [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py")]
+        [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py"),
+         ("firmware/book.bin", ":/book.bin"),
+         ("firmware/connect4/net/page.html.gz", ":/connect4/net/page.html.gz")]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f, _ in lib]
-        + [("firmware/" + f, ":/" + f) for f in device.DATA]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f in compiled])
 
     # The board-side script makes the folders and removes the other twin of every file.
@@ -181,7 +182,8 @@ def test_mip_package_lists_exactly_the_firmware():
     assert text == device.package_text(), "run: python tools/board/device.py package"
     urls = json.loads(text)["urls"]
     lib = ["lib/microdot/" + n for n in device.LIBRARY_FILES]
-    assert sorted(dest for dest, _ in urls) == sorted(firmware_files() + list(device.DATA) + lib)
+    assert sorted(dest for dest, _ in urls) == sorted(
+        firmware_files() + ["book.bin", "connect4/net/page.html.gz"] + lib)
     for dest, src in urls:
         if dest in lib:  # the web server's library at the pinned release's tag
             assert src == device.LIBRARY_URL + dest.split("/")[-1] and "/v2.7.0/" in src

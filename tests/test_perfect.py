@@ -92,9 +92,10 @@ def test_command_line(capsys):
 
 def test_bench_counts_a_game_kept_only_if_it_ends_at_least_as_well_as_given():
     from tools.bench import bench
-    rows = [("W", [5], 1), ("D", [7], 1), ("D", [], 0), ("W", [], 0), ("L", [1], 0), ("L", [], -1)]
-    tally, nodes, given, kept = bench.tally_perfect(rows)
-    assert tally == {"W": 2, "D": 2, "L": 2} and nodes == [5, 7, 1]
+    rows = [("W", [5], 1, 3), ("D", [7], 1, 0), ("D", [], 0, 0), ("W", [], 0, 2), ("L", [1], 0, 0),
+            ("L", [], -1, 1)]
+    tally, nodes, given, kept, booked = bench.tally_perfect(rows)
+    assert tally == {"W": 2, "D": 2, "L": 2} and nodes == [5, 7, 1] and booked == 6
     assert (given, kept) == (5, 3)  # never given anything: not counted; lost a won game: not kept
 
 

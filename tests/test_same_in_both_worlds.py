@@ -51,6 +51,10 @@ def commands():
         out.append("go " + LIMITS[rng.below(len(LIMITS))])
     out += ["position 52677675164321472411331752454", "level 8", "go nodes 20000",
             "position 4453", "go", "position", "go depth 12"]
+    # one game on: the table kept from move to move; then late positions the proof settles
+    out += ["position 4453", "go nodes 3000", "position 445344", "go nodes 3000",
+            "position 44534433", "go nodes 3000", "position 44232333554665224144", "go nodes 20000",
+            "position 442323335546652241443", "go nodes 20000"]
     return out
 
 

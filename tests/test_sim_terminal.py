@@ -134,6 +134,7 @@ def test_make_sim_in_a_terminal(tmp_path):
 def test_keys_and_screen_rendering():
     assert parse_keys("\x1b[D\x1b[1;5Cad \nLmq\x03x") == [
         "left", "right", "left", "right", "press", "press", "long", "long", "quit", "quit"]
+    assert parse_keys("hH") == ["hint", "hint"]  # the hint's chord, as one key
     pixels = [(0, 0, 0)] * 64
     pixels[3] = (255, 0, 0)
     big = render(pixels, 8, 8, 100, 40, "title", "status")

@@ -1,6 +1,7 @@
 """The game app on fake hardware: scripted input, asserting pixels and state."""
 from connect4.app.game import PLAY, THINK, CHOSEN, HELD, DROP, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
 from connect4.app.store import Store
+from connect4.app.menu import ITEMS
 from connect4.engine import levels
 from connect4.engine.search import STOP_POLL, STOP_TIME
 from fakes import Rig, hue, assert_board_shown
@@ -108,7 +109,7 @@ def test_the_menu_changes_settings_and_saves_them():
     rig.turn(2)
     assert rig.display.brightness > before  # applied at once
     rig.press()
-    rig.turn(3)  # wifi, stats, back
+    rig.turn(ITEMS.index("back") - ITEMS.index("brightness"))
     rig.press()
     assert rig.app.state == PLAY and rig.app.board.count == 0
     saved = Store(rig.path)
@@ -119,7 +120,7 @@ def test_the_menu_changes_settings_and_saves_them():
 def open_stats(rig):
     """From a game: the menu (long press), its stats item, and in."""
     rig.long_press()
-    rig.turn(-2)  # stats (items wrap around)
+    rig.turn(ITEMS.index("stats") - len(ITEMS))  # stats (items wrap around)
     rig.press()
 
 
@@ -149,7 +150,7 @@ def test_stats_pages_in_the_menu():
     rig.turn(1)
     rig.run_for(3000)
     assert shown(rig) == (1, 2, 7)
-    rig.turn(-2)
+    rig.turn(-3)  # back past the last page (hints)
     assert shown(rig) == (8, 0, 2)  # two players: red wins
     assert hue(rig.pixel(0, 0)) == "red" and hue(rig.pixel(1, 0)) == "yellow"
     rig.press()

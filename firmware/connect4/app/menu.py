@@ -1,9 +1,10 @@
-"""The menu: eight items along the top row, the chosen one's value below
-(on a 7-wide panel the last item's dot is off the edge; its "<" still shows).
+"""The menu: nine items along the top row, the chosen one's value below
+(the last item's dot is off an 8-wide panel's edge; its "<" still shows).
 
 Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
 dot blinks), turning changes the value, a press confirms. "Stats" opens
-pages of numbers instead; "Back", or a long press anywhere, leaves the menu.
+pages of numbers instead, "games" the list of recorded games; "Back", or a
+long press anywhere, leaves the menu.
 
     item        picture
     mode        AI / 2P / DM (vs AI, two players, demo)
@@ -14,12 +15,17 @@ pages of numbers instead; "Back", or a long press anywhere, leaves the menu.
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
                 the address again (connect4/net/link.py); off by default at power-on
     stats       three bars (wins, losses, draws at the current level); press for numbers
+    games       a white triangle (play); press for the list of recorded games
     back        <
 
 Statistics pages: one per AI level (its dot lit on the top row), then one
 for two players (a red and a yellow dot); turning changes the page, a press
 goes back. Each page shows its numbers in turn, 1.5 s each: wins (green),
 losses (red), draws (blue); for two players red wins, yellow wins, draws.
+The last page counts the hints asked for (white).
+
+Games list: connect4.app.replay's, loaded when first opened; a press on a
+game makes event() return its Record (the app replays it).
 """
 from micropython import const
 from time import ticks_diff
@@ -30,17 +36,18 @@ from connect4.app import store
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, WHITE, DIM, RED, YELLOW,
                                  GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 
-ITEMS = ("mode", "level", "first", "blunder", "brightness", "wifi", "stats", "back")
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "wifi", "stats", "games", "back")
 _WIFI = const(5)
 _STATS = const(6)
-_BACK = const(7)
-MODE_TEXT = ("AI", "2P", "DM")
+_GAMES = const(7)
+_BACK = const(8)
+_MODE_TEXT = const(("AI", "2P", "DM"))
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
-PAGES = store.MAX_LEVEL + 1  # one per level, then two players
+PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
 SHOW_MS = const(1500)
 
-CLOSE = const(1)
+CLOSE = const(1)  # event(): close the menu; a Record: replay it
 WIFI = const(2)  # event(): Wi-Fi on or off was confirmed (the value is `wifi_on`)
 
 
@@ -50,10 +57,12 @@ def _cycle(values, value, step):
 
 
 class Menu:
-    def __init__(self, settings, stats, on_brightness=None):
+    def __init__(self, settings, stats, on_brightness=None, records=None):
         self.settings = settings  # the store's dicts, changed in place
         self.stats = stats
         self.on_brightness = on_brightness
+        self.records = records  # connect4.app.records.Records, or None
+        self.games = None  # the games list (connect4.app.replay.GameList) while it shows
         self.item = 0
         self.editing = False
         self.page = -1  # statistics page (level - 1, or MAX_LEVEL for two players), -1 = none
@@ -68,13 +77,20 @@ class Menu:
         self.item = 0
         self.editing = False
         self.page = -1
+        self.games = None
         self.changed = []
 
     def event(self, ev):
-        """Handle one input event; returns CLOSE when the menu should close."""
+        """Handle one input event; returns CLOSE when the menu should close, a Record to replay."""
         if ev == LONG_SELECT:
             return CLOSE
         step = 1 if ev == RIGHT else -1 if ev == LEFT else 0
+        if self.games is not None:
+            done = self.games.event(step, ev)
+            if done == -1:  # back to the items
+                self.games = None
+                return 0
+            return done
         if self.page >= 0:
             if step:
                 self.page = (self.page + step) % PAGES
@@ -98,6 +114,9 @@ class Menu:
             if self.item == _STATS:
                 self.page = self.settings["level"] - 1
                 self.page_since = self.now
+            elif self.item == _GAMES:
+                from connect4.app import replay  # loaded when first needed
+                self.games = replay.games(self.records)
             else:
                 self.editing = True
         return 0
@@ -130,19 +149,23 @@ class Menu:
         w, h = display.width, display.height
         gy = h - 5  # glyphs sit at the bottom
         blink = now % 500 < 300
+        if self.games is not None:
+            self.games.render(display, gy)
+            return
         if self.page >= 0:
             self._render_page(display, gy)
             return
-        for i in range(len(ITEMS)):
+        first = max(0, self.item - w + 1)  # a narrow panel shows the items near the chosen one
+        for i in range(first, len(ITEMS)):
             if i == self.item:
-                display.set(i, 0, WHITE if blink or not self.editing else 0)
+                display.set(i - first, 0, WHITE if blink or not self.editing else 0)
             else:
-                display.set(i, 0, DIM)
+                display.set(i - first, 0, DIM)
         key = ITEMS[self.item]
         s = self.settings
         if key == "mode":
             m = store.MODES.index(s["mode"])
-            draw_text(display, MODE_TEXT[m], 0, gy, MODE_COLORS[m])
+            draw_text(display, _MODE_TEXT[m], 0, gy, MODE_COLORS[m])
         elif key == "level":
             level = s["level"]
             if w > store.MAX_LEVEL - 1:
@@ -187,6 +210,10 @@ class Menu:
                 display.set(1 + 2 * i, h - 1, color if height else DIM)
                 for k in range(height):
                     display.set(1 + 2 * i, h - 1 - k, color)
+        elif key == "games":
+            for dx in range(3):
+                for dy in range(dx, 5 - dx):
+                    display.set(2 + dx, gy + dy, WHITE)
         else:
             draw_char(display, "<", 2, gy, WHITE)
 
@@ -198,6 +225,8 @@ class Menu:
 
     def _shown(self):
         """(kind 0-2, value) that the statistics page shows now."""
+        if self.page == PAGES - 1:
+            return 0, self.stats.get("hints", 0)
         kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
         if self.page < store.MAX_LEVEL:
             return kind, self.stats["ai"][self.page][kind]
@@ -206,6 +235,11 @@ class Menu:
     def _render_page(self, display, gy):
         page = self.page
         kind, value = self._shown()
+        if page == PAGES - 1:  # hints
+            for x in range(3):
+                display.set(x, 0, WHITE)
+            draw_number(display, value, 0, gy, WHITE)
+            return
         if page < store.MAX_LEVEL:
             for x in range(min(display.width, store.MAX_LEVEL)):
                 display.set(x, 0, WHITE if x == min(page, display.width - 1) else DIM)

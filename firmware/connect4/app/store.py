@@ -1,7 +1,7 @@
 """Settings and statistics: one JSON file on flash, written atomically.
 
 File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
-"two": [red wins, yellow wins, draws]}}.
+"two": [red wins, yellow wins, draws], "hints": hints asked for}}.
 
 - `save()` writes `PATH.tmp`, then renames it over `PATH` (LittleFS renames
   atomically), so a power cut leaves the old file or the new one, never half
@@ -37,7 +37,7 @@ DEFAULTS = {
 
 
 def default_stats():
-    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0]}
+    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0], "hints": 0}
 
 
 def _valid(key, value):
@@ -69,13 +69,13 @@ def _triple(value):
     return [0, 0, 0]
 
 
-def _why(e):
+def why(e):
     """An error in a few words."""
     n = e.args[0] if isinstance(e, OSError) and e.args else 0
     return "a folder is in the way" if n == 21 else "read-only" if n == 30 else repr(e)
 
 
-class _Files:
+class Files:
     """The file operations the store uses (a test passes a faulty one)."""
 
     def open(self, path, mode):
@@ -88,7 +88,7 @@ class _Files:
         os.remove(path)
 
 
-def _exists(fs, path):
+def exists(fs, path):
     try:
         fs.open(path, "rb").close()
         return True
@@ -96,12 +96,20 @@ def _exists(fs, path):
         return False
 
 
+def discard(fs, path):
+    """Remove `path` if it is there; never raises."""
+    try:
+        fs.remove(path)
+    except OSError:
+        pass
+
+
 class Store:
     def __init__(self, path="connect4.json", fs=None, defaults=None):
         self.path = path
         self.tmp = path + ".tmp"
         self.bad = path + ".bad"
-        self.fs = fs or _Files()
+        self.fs = fs or Files()
         self.defaults = dict(DEFAULTS)
         for key in defaults or ():
             if _valid(key, defaults[key]):
@@ -136,23 +144,21 @@ class Store:
                 for i in range(min(MAX_LEVEL, len(ai))):
                     stats["ai"][i] = _triple(ai[i])
             stats["two"] = _triple(saved.get("two"))
+            stats["hints"] = _count(saved.get("hints"))
         self.settings = settings
         self.stats = stats
 
     def _discard(self, path):
-        try:
-            self.fs.remove(path)
-        except OSError:
-            pass
+        discard(self.fs, path)
 
     def load(self):
         """Read the file (never raises); returns self.status."""
         self.settings = dict(self.defaults)
         self.stats = default_stats()
         fs = self.fs
-        if not _exists(fs, self.path):
+        if not exists(fs, self.path):
             self.status = "missing"
-            if _exists(fs, self.tmp):
+            if exists(fs, self.tmp):
                 try:
                     self._apply(self._read(self.tmp))
                     fs.rename(self.tmp, self.path)
@@ -170,7 +176,7 @@ class Store:
                 fs.rename(self.path, self.bad)
             except OSError:
                 self._discard(self.path)
-        if _exists(fs, self.tmp):
+        if exists(fs, self.tmp):
             self._discard(self.tmp)
         return self.status
 
@@ -190,7 +196,7 @@ class Store:
         except Exception as e:
             self._discard(self.tmp)
             if self.save_error is None:
-                self.save_error = "settings and statistics not saved to %s (%s)" % (self.path, _why(e))
+                self.save_error = "settings and statistics not saved to %s (%s)" % (self.path, why(e))
                 print("connect4: " + self.save_error)
             return False
 

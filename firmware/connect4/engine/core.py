@@ -1,8 +1,8 @@
 """The search's hot path: alpha-beta negamax and the horizon evaluation.
 
 Written for ``@micropython.viper`` on the ESP32-C3: all state lives in one
-preallocated bytearray (the arena) and one transposition-table bytearray, read
-through ``ptr8``; ints stay below 2**30, so the same code gives the same
+preallocated bytearray (the arena, with the transposition table at its end),
+read through ``ptr8``; ints stay below 2**30, so the same code gives the same
 results as plain Python on CPython (host_sim) and on a VM with no native
 emitter (the decorators stripped). Nothing here allocates per node, and the
 only calls are a few coarse ones (scan, evaluate, recurse, and the poll hook
@@ -25,7 +25,7 @@ from connect4.engine.board import new_cells, CENTRE_FIRST
 
 WIN = const(1000)
 EVAL_MAX = const(900)
-INF = const(30000)
+INF = const(2000)  # beyond every score; alpha and beta travel packed in 12 bits (see _AB_BIAS)
 
 # The field, in the board's padded layout (connect4/engine/board.py): cell
 # (col, row) at (row + 1) * 8 + col; border cells below, above and in column 7.
@@ -85,8 +85,8 @@ _WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES
 _ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
 _CENTRE = const(_ORDER + 8)  # 8 bytes (7 used): static ordering bonus per column
 _MOVES = const(_CENTRE + 8)  # _PLY_BYTES per ply: ordered move lists
-_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # the same: their ordering keys
-_T1 = const(_KEYS + _PLIES * _PLY_BYTES)  # per cell, player 1 threats it is the hole of
+_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # _PLY_BYTES: the ordering keys of the list being sorted
+_T1 = const(_KEYS + _PLY_BYTES)  # per cell, player 1 threats it is the hole of
 _T2 = const(_T1 + _FIELD)  # the same for player 2 (must follow _T1)
 _WINDOWS = const(_T2 + _FIELD)  # per window: start cell, index step
 _WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
@@ -97,7 +97,8 @@ _CW_AREA = const(_CWN + _FIELD)  # per playing cell, _CW_SLOTS bytes: their inde
 # field has no windows, so the area starts with cell _ROW and _CW lies before it.
 _CW = const(_CW_AREA - (_ROW << _CW_SHIFT))
 _ZOBRIST = const(_CW_AREA + (_PLAYING << _CW_SHIFT))  # per player, per cell: a 30-bit key
-ARENA_SIZE = const(_ZOBRIST + (2 << _SIDE_SHIFT))
+_TABLE = const(_ZOBRIST + (2 << _SIDE_SHIFT))  # the transposition table follows, to the buffer's end
+ARENA_SIZE = const(_TABLE)  # bytes before the table
 
 # Evaluation weights, in WEIGHT_NAMES order. "one" and "two" live in _F only.
 _WTHREAT = const(_WEIGHTS + 2)  # a threat cell (it would complete a four), any height
@@ -116,7 +117,9 @@ DEFAULT_WEIGHTS = (1, 4, 10, 6, 10, 40, 4, 8, 16)
 _KEY_TT_MOVE = const(255)  # the table's move
 _KEY_MAX = const(254)  # any other move at most
 
-# Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits.
+# Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits,
+# in the same buffer as the arena, from ARENA_SIZE on (one ptr8 a node, not two:
+# on the chip each costs about as much as a small function call).
 # A stored score is a searched node's best, so it stays within
 # +-(WIN + DISCS + 1) and fits 12 bits; depths stay below 64 (42 plies at most).
 TT_ENTRY = const(5)
@@ -230,14 +233,19 @@ def incremental_state(arena):
 
 def prepare(arena, tt_entries, budget, poll_mask):
     """Reset the per-search counters."""
-    arena[_ABORT] = 0
     arena[_ROOTN] = arena[_N]
     _put32(arena, _NODES, 0)
-    _put32(arena, _BUDGET, budget)
+    set_budget(arena, budget)
     arena[_POLLMASK] = poll_mask & 0xFF
     arena[_POLLMASK + 1] = poll_mask >> 8
     arena[_TTMASK] = (tt_entries - 1) & 0xFF
     arena[_TTMASK + 1] = (tt_entries - 1) >> 8
+
+
+def set_budget(arena, budget):
+    """A new node budget (0 = none), counted from the search's start; clears an abort."""
+    arena[_ABORT] = 0
+    _put32(arena, _BUDGET, budget)
 
 
 def play(arena, col, player, h):
@@ -245,6 +253,20 @@ def play(arena, col, player, h):
     x = arena[_TOP + col]
     make(arena, col, player)
     return h ^ zobrist(arena, x, player)
+
+
+# search()'s depth, alpha and beta travel as one int: depth << _DEPTH_SHIFT,
+# then alpha and beta + _AB_BIAS in 12 bits each (every int argument of a
+# viper function costs a conversion at each call, that is at each node).
+_AB_BIAS = const(2048)
+_AB_BITS = const(12)
+_AB_MASK = const((1 << _AB_BITS) - 1)
+_DEPTH_SHIFT = const(2 * _AB_BITS)  # depth <= DISCS: the packed int stays below 2**30
+
+
+def search(arena, depth, alpha, beta, h):
+    """Alpha-beta search of the arena's position to `depth` plies (see negamax)."""
+    return negamax(arena, (depth << _DEPTH_SHIFT) | ((alpha + _AB_BIAS) << _AB_BITS) | (beta + _AB_BIAS), h)
 
 
 def nodes(arena):
@@ -265,17 +287,18 @@ def clear(buf, size: int):
         i += 1
 
 
-# place, remove and scan serve the Python-level root and load_position; the
-# search inlines the same steps, because on the chip a viper-to-viper call
-# costs about as much as the work it wraps (callgrind: 9,397 -> 6,663
-# instructions per node). tests/portable/test_search.py checks the inlined
-# copies at every node of a search against a rebuild from the cells.
+# place, remove, make, unmake and scan serve the Python-level root and
+# load_position only, a few dozen calls a search: they stay bytecode, about
+# 2.6 KB less machine code on the chip than viper for some 1-2 M instructions
+# a search. The search inlines the same steps, because on the chip a
+# viper-to-viper call costs about as much as the work it wraps (callgrind:
+# 9,397 -> 6,663 instructions per node). tests/portable/test_search.py checks
+# the inlined copies at every node of a search against a rebuild from the cells.
 
 
-@micropython.viper
 def place(arena, x: int, q: int):
     """Put a `q` disc on cell x and update windows, threat counts and score."""
-    p = ptr8(arena)
+    p = arena
     p[x] = q  # the field starts the arena: cell x is byte x
     inc = _DISC1
     if q == 2:
@@ -312,10 +335,9 @@ def place(arena, x: int, q: int):
     p[_SCORE + 1] = (s >> 8) & 0xFF
 
 
-@micropython.viper
 def remove(arena, x: int):
     """Undo `place` on cell x."""
-    p = ptr8(arena)
+    p = arena
     q = p[x]  # the field starts the arena: cell x is byte x
     dec = _DISC1
     if q == 2:
@@ -353,26 +375,23 @@ def remove(arena, x: int):
     p[x] = 0
 
 
-@micropython.viper
 def make(arena, c: int, q: int):
     """Drop a `q` disc in column c (legal, not full)."""
-    p = ptr8(arena)
+    p = arena
     x = p[_TOP + c]
     p[_TOP + c] = x + _ROW
     p[_N] = p[_N] + 1
     place(arena, x, q)
 
 
-@micropython.viper
 def unmake(arena, c: int):
-    p = ptr8(arena)
+    p = arena
     x = p[_TOP + c] - _ROW
     p[_TOP + c] = x
     p[_N] = p[_N] - 1
     remove(arena, x)
 
 
-@micropython.viper
 def scan(arena, player: int) -> int:
     """One pass over the playable cells: the columns of each SCAN_* field.
 
@@ -381,7 +400,7 @@ def scan(arena, player: int) -> int:
     the opponent (playing there hands over the game); SCAN_LEGAL: not full.
     Read a field as (s >> SCAN_x) & COLUMNS.
     """
-    p = ptr8(arena)
+    p = arena
     own = _T1
     opp = _T2
     if player == 2:
@@ -404,15 +423,83 @@ def scan(arena, player: int) -> int:
     return out
 
 
+def horizon(arena, player):
+    """The heuristic value of the arena's position for `player`, within +-EVAL_MAX."""
+    p = arena
+    # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
+    # The incremental score holds the open windows (by how many discs they
+    # hold) and the centre discs. Here the threats are added: a cell that
+    # would complete a four, with extras for the row parity that favours
+    # its owner (odd rows for the first player, even for the second), for
+    # being the lowest threat of its column, for sitting right above a
+    # playable cell, and for two threats of one player stacked in a column
+    # (a fork). The search inlines the same walk at its leaves (a call costs
+    # about as much as the walk); this bytecode copy serves the few nodes that
+    # are called at the horizon (the root's first iteration).
+    v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+    wthreat = p[_WTHREAT]
+    wodd = p[_WODD]
+    wlow = p[_WLOW]
+    wstack = p[_WSTACK]
+    wnext = p[_WNEXT]
+    c = 0
+    while c < _COLS:
+        x = p[_TOP + c]
+        y = x
+        low = 0  # set once any threat was seen lower in this column
+        prev1 = 0
+        prev2 = 0
+        while y < _FIELD_END:
+            a = p[_T1 + y]
+            b = p[_T2 + y]
+            odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
+            if a:
+                v += wthreat
+                if odd:
+                    v += wodd
+                    if low == 0:
+                        v += wlow
+                if prev1:
+                    v += wstack
+                if y == x + _ROW:
+                    v += wnext
+            if b:
+                v -= wthreat
+                if odd == 0:
+                    v -= wodd
+                    if low == 0:
+                        v -= wlow
+                if prev2:
+                    v -= wstack
+                if y == x + _ROW:
+                    v -= wnext
+            if a or b:
+                low = 1
+            prev1 = a
+            prev2 = b
+            y += _ROW
+        c += 1
+    if player == 2:
+        v = 0 - v
+    if v > EVAL_MAX:
+        v = EVAL_MAX
+    elif v < 0 - EVAL_MAX:
+        v = 0 - EVAL_MAX
+    return v
+
+
 @micropython.viper
-def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
+def negamax(arena, depth: int, h: int) -> int:
     """Negamax alpha-beta with a transposition table; returns the score.
 
-    On abort it returns 0 and sets the arena's abort byte: the caller must
-    then discard the result.
+    `depth` comes packed with alpha and beta (see search()). On abort it
+    returns 0 and sets the arena's abort byte: the caller must then discard
+    the result.
     """
     p = ptr8(arena)
-    t = ptr8(tt)
+    alpha = ((depth >> _AB_BITS) & _AB_MASK) - _AB_BIAS
+    beta = (depth & _AB_MASK) - _AB_BIAS
+    depth = depth >> _DEPTH_SHIFT
     count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
     count += 1
     p[_NODES] = count & 0xFF
@@ -476,74 +563,17 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         alpha = lo
         if alpha >= beta:
             return alpha
-    if depth <= 0:
-        # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
-        # The incremental score holds the open windows (by how many discs they
-        # hold) and the centre discs. Here the threats are added: a cell that
-        # would complete a four, with extras for the row parity that favours
-        # its owner (odd rows for the first player, even for the second), for
-        # being the lowest threat of its column, for sitting right above a
-        # playable cell, and for two threats of one player stacked in a column
-        # (a fork). Inlined: a call would cost as much as the walk.
-        v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-        wthreat = p[_WTHREAT]
-        wodd = p[_WODD]
-        wlow = p[_WLOW]
-        wstack = p[_WSTACK]
-        wnext = p[_WNEXT]
-        c = 0
-        while c < _COLS:
-            x = p[_TOP + c]
-            y = x
-            low = 0  # set once any threat was seen lower in this column
-            prev1 = 0
-            prev2 = 0
-            while y < _FIELD_END:
-                a = p[_T1 + y]
-                b = p[_T2 + y]
-                odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
-                if a:
-                    v += wthreat
-                    if odd:
-                        v += wodd
-                        if low == 0:
-                            v += wlow
-                    if prev1:
-                        v += wstack
-                    if y == x + _ROW:
-                        v += wnext
-                if b:
-                    v -= wthreat
-                    if odd == 0:
-                        v -= wodd
-                        if low == 0:
-                            v -= wlow
-                    if prev2:
-                        v -= wstack
-                    if y == x + _ROW:
-                        v -= wnext
-                if a or b:
-                    low = 1
-                prev1 = a
-                prev2 = b
-                y += _ROW
-            c += 1
-        if player == 2:
-            v = 0 - v
-        if v > EVAL_MAX:
-            v = EVAL_MAX
-        elif v < 0 - EVAL_MAX:
-            v = 0 - EVAL_MAX
-        return v
-    ti = (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
+    if depth <= 0:  # only the root's first iteration calls a node at the horizon
+        return int(horizon(arena, player))
+    ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
     check = (h >> _CHECK_SHIFT) & _CHECK_MASK
     tt_move = _NO_MOVE
-    stored = t[ti] | (t[ti + 1] << 8)  # the check
-    df = t[ti + _TT_DEPTH]
+    stored = p[ti] | (p[ti + 1] << 8)  # the check
+    df = p[ti + _TT_DEPTH]
     if stored == check and (df & _FLAG_MASK) != 0:
-        tt_move = t[ti + _TT_MOVE] >> _MOVE_SHIFT
+        tt_move = p[ti + _TT_MOVE] >> _MOVE_SHIFT
         if (df >> _FLAG_BITS) >= depth:
-            sc = (t[ti + _TT_SCORE] | ((t[ti + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
+            sc = (p[ti + _TT_SCORE] | ((p[ti + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
             flag = df & _FLAG_MASK
             if flag == _EXACT:
                 return sc
@@ -584,12 +614,12 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             if key > _KEY_MAX:
                 key = _KEY_MAX
         j = cnt  # insertion sort, stable: equal keys keep the centre-first order
-        while j > 0 and p[_KEYS + base + j - 1] < key:
+        while j > 0 and p[_KEYS + j - 1] < key:
             p[_MOVES + base + j] = p[_MOVES + base + j - 1]
-            p[_KEYS + base + j] = p[_KEYS + base + j - 1]
+            p[_KEYS + j] = p[_KEYS + j - 1]
             j -= 1
         p[_MOVES + base + j] = c
-        p[_KEYS + base + j] = key
+        p[_KEYS + j] = key
         cnt += 1
     inc = _DISC1  # a disc's step in a window state
     centre = p[_WCENTRE]
@@ -597,6 +627,7 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         inc = _DISC2
         centre = 0 - centre
     alpha0 = alpha
+    child = (depth - 1) << _DEPTH_SHIFT
     best = 0 - INF
     best_move = _NO_MOVE
     i = 0
@@ -634,14 +665,150 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
             acc += centre
         p[_SCORE] = acc & 0xFF
         p[_SCORE + 1] = (acc >> 8) & 0xFF
-        z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
-        hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
-        if i == 0:
-            sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
+        if depth == 1:
+            # The child is a leaf: its node inlined, the same steps as at this
+            # function's top (count, abort, scan, bounds, horizon value) for
+            # the child's player `lq`. A call costs about as much as a leaf's
+            # work, and about half the nodes are leaves.
+            lq = 3 - player
+            n1 = n + 1
+            lw = 0 - beta  # the child's window (lw, lb)
+            lb = 0 - alpha
+            if i > 0:
+                lw = 0 - alpha - 1  # a null window first, as below
+            again = 1
+            while again:
+                again = 0
+                count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
+                count += 1
+                p[_NODES] = count & 0xFF
+                p[_NODES + 1] = (count >> 8) & 0xFF
+                p[_NODES + 2] = (count >> 16) & 0xFF
+                p[_NODES + 3] = (count >> 24) & 0xFF
+                budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
+                if budget:
+                    if count > budget:
+                        p[_ABORT] = 1
+                if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
+                    if int(_poll()):
+                        p[_ABORT] = 1
+                r = 0
+                if p[_ABORT] == 0 and n1 < DISCS:
+                    lown = _T1
+                    lopp = _T2
+                    if lq == 2:
+                        lown = _T2
+                        lopp = _T1
+                    lthr = 0
+                    lund = 0
+                    legal = 0
+                    won = 0
+                    lc = 0
+                    while lc < _COLS:
+                        lx = p[_TOP + lc]
+                        if lx < _FIELD_END:
+                            legal |= 1 << lc
+                            if p[lown + lx]:
+                                won = 1
+                            if p[lopp + lx]:
+                                lthr |= 1 << lc
+                            if lx < _TOP_ROW:
+                                if p[lopp + lx + _ROW]:
+                                    lund |= 1 << lc
+                        lc += 1
+                    done = 1
+                    if won:
+                        r = (WIN + DISCS) - n1
+                    elif n1 >= DISCS - 1:
+                        r = 0
+                    elif lthr:
+                        if (lthr & (lthr - 1)) != 0 or (lthr & lund) != 0:
+                            r = n1 - (WIN + DISCS - 1)
+                        else:
+                            done = 0
+                    elif (legal & (COLUMNS ^ lund)) == 0:
+                        r = n1 - (WIN + DISCS - 1)
+                    else:
+                        done = 0
+                    if done == 0:
+                        la = lw
+                        lbb = lb
+                        lhi = (WIN + DISCS - 2) - n1
+                        if lbb > lhi:
+                            lbb = lhi
+                            if la >= lbb:
+                                r = lbb
+                                done = 1
+                        if done == 0:
+                            llo = n1 - (WIN + DISCS - 3)
+                            if la < llo:
+                                la = llo
+                                if la >= lbb:
+                                    r = la
+                                    done = 1
+                    if done == 0:  # the horizon value, as horizon() computes it
+                        r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+                        wthreat = p[_WTHREAT]
+                        wodd = p[_WODD]
+                        wlow = p[_WLOW]
+                        wstack = p[_WSTACK]
+                        wnext = p[_WNEXT]
+                        lc = 0
+                        while lc < _COLS:
+                            lx = p[_TOP + lc]
+                            ly = lx
+                            low = 0
+                            prev1 = 0
+                            prev2 = 0
+                            while ly < _FIELD_END:
+                                ta = p[_T1 + ly]
+                                tb = p[_T2 + ly]
+                                odd = (ly >> _ROW_SHIFT) & 1
+                                if ta:
+                                    r += wthreat
+                                    if odd:
+                                        r += wodd
+                                        if low == 0:
+                                            r += wlow
+                                    if prev1:
+                                        r += wstack
+                                    if ly == lx + _ROW:
+                                        r += wnext
+                                if tb:
+                                    r -= wthreat
+                                    if odd == 0:
+                                        r -= wodd
+                                        if low == 0:
+                                            r -= wlow
+                                    if prev2:
+                                        r -= wstack
+                                    if ly == lx + _ROW:
+                                        r -= wnext
+                                if ta or tb:
+                                    low = 1
+                                prev1 = ta
+                                prev2 = tb
+                                ly += _ROW
+                            lc += 1
+                        if lq == 2:
+                            r = 0 - r
+                        if r > EVAL_MAX:
+                            r = EVAL_MAX
+                        elif r < 0 - EVAL_MAX:
+                            r = 0 - EVAL_MAX
+                sc = 0 - r
+                if lw != 0 - beta and sc > alpha and sc < beta and p[_ABORT] == 0:
+                    lw = 0 - beta  # the null window failed high: again with the full one
+                    again = 1
         else:
-            sc = 0 - int(search(arena, tt, depth - 1, 0 - alpha - 1, 0 - alpha, hz))
-            if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
-                sc = 0 - int(search(arena, tt, depth - 1, 0 - beta, 0 - alpha, hz))
+            z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
+            hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
+            if i == 0:
+                sc = 0 - int(negamax(arena, child | ((_AB_BIAS - beta) << _AB_BITS) | (_AB_BIAS - alpha), hz))
+            else:
+                sc = 0 - int(negamax(arena, child | ((_AB_BIAS - 1 - alpha) << _AB_BITS) | (_AB_BIAS - alpha), hz))
+                if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
+                    sc = 0 - int(negamax(arena, child | ((_AB_BIAS - beta) << _AB_BITS) | (_AB_BIAS - alpha), hz))
         # remove(arena, x), inlined
         acc = p[_SCORE] | (p[_SCORE + 1] << 8)
         j = _CW + (x << _CW_SHIFT)
@@ -688,11 +855,11 @@ def search(arena, tt, depth: int, alpha: int, beta: int, h: int) -> int:
         flag = _UPPER
     elif best >= beta:
         flag = _LOWER
-    if (t[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth or stored != check:
-        t[ti] = check & 0xFF
-        t[ti + 1] = check >> 8
+    if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth or stored != check:
+        p[ti] = check & 0xFF
+        p[ti + 1] = check >> 8
         v = best + _TT_BIAS
-        t[ti + _TT_SCORE] = v & 0xFF
-        t[ti + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
-        t[ti + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
+        p[ti + _TT_SCORE] = v & 0xFF
+        p[ti + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
+        p[ti + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
     return best

@@ -5,11 +5,16 @@ One command a line in (str, or bytes that must be UTF-8), answers out through
   position [digits]       set the position (no digits: empty board)
   go [depth D] [nodes N] [movetime MS]
                           search; `info depth D score S nodes N` lines, then `bestmove C`
+                          (`info book` instead when the move is the opening book's)
   stop                    ends a running search (its bestmove follows); alone, nothing
   level L | seed S | blunder P   options (blunder in percent, `blunder level` = the level's own)
   isready                 answers `readyok`
   quit                    `handle` returns False
 Anything else, or a bad argument, answers `error <message>` and changes nothing.
+The search keeps its table from one `go` to the next while each position
+follows the last searched one (the same game, moves added); a `position`
+that does not (a new game, another game, a move taken back) starts it afresh,
+so a game's answers never depend on an earlier game's.
 Columns are 1-based as in the move notation. Each limit given to `go`
 replaces the level's of its kind; movetime (wall clock) is an extra cap and
 the only limit that is not deterministic.
@@ -271,6 +276,8 @@ class Protocol:
                 line = lines.ready()
             poll = self._poll
         result = self.player.choose(self.board, poll=poll, info=self._info, **limits)
+        if result.stopped == "book":
+            self.write("info book")  # read from the opening book, not searched
         self.write("bestmove %d" % (result.move + 1))
 
     def _poll(self):

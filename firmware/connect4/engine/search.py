@@ -9,9 +9,10 @@ then the best move of the deepest finished iteration (or a better one already
 proved in the unfinished one), and always legal.
 """
 import time
+from micropython import const
 
 from connect4.engine import core
-from connect4.engine.board import CENTRE_FIRST
+from connect4.engine.board import CENTRE_FIRST, CELLS
 from connect4.engine.core import WIN, INF, DISCS
 
 STOP_NONE = ""
@@ -19,6 +20,9 @@ STOP_NODES = "nodes"
 STOP_POLL = "poll"
 STOP_TIME = "time"
 FORCED_NODES = 1000  # node budget when only one move does not lose at once
+_SOLVE_EMPTIES = const(30)  # with a node budget and at most this many empty cells, prove first
+_SOLVE_SHARE = const(2)  # the proof may spend 1/_SOLVE_SHARE of the node budget
+_UNKNOWN = const(2)  # root move classes of the proof: 1 win, 0 draw, -1 loss (or no better than a draw)
 
 
 class SearchResult:
@@ -73,7 +77,17 @@ def reorder(order, scores, best):
 
 
 class Searcher:
-    """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry)."""
+    """Owns the preallocated arena and transposition table (core.TT_ENTRY bytes an entry).
+
+    The table is kept from one search to the next within a game: its entries
+    depend on the position only (a heuristic score with the depth it was
+    searched to, or a proven result), so what an earlier move's search learnt
+    serves the next one. It is cleared when a search's position does not
+    follow the previous one's (a new game, a position set anew, a move taken
+    back), by new_game(), and when the weights change. A search's result thus
+    depends on the searches of its game before it, the same way on every
+    machine; callers that need a position judged alone call new_game() first.
+    """
 
     def __init__(self, tt_entries=4096, poll_interval=256, weights=core.DEFAULT_WEIGHTS, clock=time):
         if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
@@ -83,9 +97,10 @@ class Searcher:
         self.tt_entries = tt_entries
         self.clock = clock  # ticks_ms/ticks_diff/ticks_add for the time cap (tests pass a fake)
         self.poll_interval = poll_interval
-        self.arena = bytearray(core.ARENA_SIZE)
+        self.arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * tt_entries)
         core.init_arena(self.arena, weights)
-        self.tt = bytearray(core.TT_ENTRY * tt_entries)
+        self.tt = memoryview(self.arena)[core.ARENA_SIZE:]  # the table, at the arena's end
+        self.last = bytearray(CELLS)  # the previous search's field; zeros: none
         self.scores = [0] * 7
         self._user_poll = None
         self._deadline = 0
@@ -95,6 +110,12 @@ class Searcher:
 
     def set_weights(self, weights):
         core.set_weights(self.arena, weights)
+        self.new_game()  # the table's heuristic scores were the old weights'
+
+    def new_game(self):
+        """Forget the table: the next search depends on no earlier one."""
+        core.clear(self.tt, len(self.tt))
+        core.clear(self.last, len(self.last))
 
     def _poll(self):
         if self._timed and self.clock.ticks_diff(self.clock.ticks_ms(), self._deadline) >= 0:
@@ -136,7 +157,13 @@ class Searcher:
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
-        core.clear(self.tt, len(self.tt))
+        last = self.last
+        cells = board.cells
+        for i in range(CELLS):
+            if last[i] != 0 and cells[i] != last[i]:  # a disc gone: not the same game
+                core.clear(self.tt, len(self.tt))  # a fresh table
+                break
+        last[:] = cells
         core.prepare(arena, self.tt_entries, nodes, self.poll_interval - 1)
         self._user_poll = poll
         self._timed = time_ms > 0
@@ -145,10 +172,102 @@ class Searcher:
         self._stop = STOP_NONE
         core._poll = self._hook
         try:
+            empties = DISCS - n
+            if nodes and depth >= empties and empties <= _SOLVE_EMPTIES and len(order) > 1:
+                core.set_budget(arena, nodes // _SOLVE_SHARE)
+                result = self._solve(order, h, player, empties, nodes)
+                if result is not None:
+                    if info is not None:
+                        info(result.depth, result.score, result.nodes)
+                    return result
+                scores = self.scores
+                if self._stop:  # stopped by the poll or the clock: the best proof so far
+                    move = order[0]
+                    rank = -1
+                    for c in order:  # the first win, else draw, else unknown, else loss
+                        k = 1 if scores[c] == _UNKNOWN else 2 * scores[c] + 2
+                        if k > rank:
+                            move, rank = c, k
+                    return SearchResult(move, 0, 0, core.nodes(arena), self._stop)
+                core.set_budget(arena, nodes)  # the rest of the budget for the heuristic search
+                # Drop the root moves the proof showed no better than another;
+                # keep the first proven draw as the fallback.
+                draw = -1
+                for c in order:
+                    if scores[c] == 0:
+                        draw = c
+                        break
+                i = len(order) - 1
+                while i >= 0 and len(order) > 1:
+                    if scores[order[i]] == -1 or (scores[order[i]] == 0 and order[i] != draw):
+                        order.pop(i)
+                    i -= 1
+                result = self._deepen(order, h, player, min(depth, empties), info, rng)
+                if draw >= 0 and result.score <= 0:
+                    result.move, result.score = draw, 0  # nothing better in sight than the proven draw
+                return result
             return self._deepen(order, h, player, min(depth, DISCS - n), info, rng)
         finally:
             core._poll = core.no_poll
             self._user_poll = None
+
+    def _solve(self, order, h, player, depth, budget):
+        """Prove the root's result to the end of the game within the budget.
+
+        First a weak solve (Pascal Pons' technique): each root move is probed
+        to the end with the window (-1, 1), or the null window (0, 1) once a
+        draw is known, which only asks win, draw or loss; the core's bounds
+        from the empty cells (no win before one's next-but-one disc) and the
+        table prune it. The first winning move stops it. Then, within the
+        budget left, the exact score among the moves that can matter: the
+        fastest win, or the slowest loss, with the whole `budget`. Returns a SearchResult, or None when
+        the budget ran out before the result was known (the classes found so
+        far stay in self.scores). `depth` is the number of empty cells. A refinement cut by the budget
+        still plays its best proven move, with stopped set and the score a
+        bound (WIN + 1: a win of unknown length).
+        """
+        arena = self.arena
+        scores = self.scores
+        empties = depth
+        for c in order:
+            scores[c] = _UNKNOWN
+        best = -1
+        win = -1
+        for i in range(len(order)):
+            c = order[i]
+            hz = core.play(arena, c, player, h)
+            if best < 0:
+                v = -core.search(arena, empties - 1, -1, 1, hz)
+            else:
+                v = -core.search(arena, empties - 1, -1, 0, hz)
+            core.unmake(arena, c)
+            if core.aborted(arena):
+                return None
+            k = 1 if v > 0 else (0 if v == 0 and best < 0 else -1)
+            scores[c] = k
+            if k > best:
+                best = k
+            if k > 0:
+                win = i
+                break
+        if best == 0:
+            for c in order:
+                if scores[c] == 0:
+                    return SearchResult(c, 0, empties, core.nodes(arena))
+        core.set_budget(arena, budget)
+        # The exact scores, to the end: the fastest win among the winner and
+        # the moves not yet probed, or the slowest loss.
+        move, score, partial = self._root(order[win:] if win >= 0 else order, h, player, empties, None)
+        stopped = STOP_NONE
+        if core.aborted(arena):
+            if self._stop:
+                return None
+            stopped = STOP_NODES  # out of budget: the best proved so far
+            if partial is not None:
+                move, score = partial
+            elif score == -INF:  # not even the first move's length is known
+                move, score = (order[win], WIN + 1) if win >= 0 else (order[0], -WIN - 1)
+        return SearchResult(move, score, empties, core.nodes(arena), stopped)
 
     def _deepen(self, order, h, player, max_depth, info, rng):
         arena = self.arena
@@ -183,7 +302,6 @@ class Searcher:
         """
         arena = self.arena
         scores = self.scores
-        tt = self.tt
         best = -INF
         move = order[0]
         ties = 1
@@ -192,9 +310,9 @@ class Searcher:
             c = order[i]
             hz = core.play(arena, c, player, h)
             if i == 0:
-                sc = -core.search(arena, tt, depth - 1, -INF, INF, hz)
+                sc = -core.search(arena, depth - 1, -INF, INF, hz)
             else:
-                sc = -core.search(arena, tt, depth - 1, -INF, 1 - best, hz)
+                sc = -core.search(arena, depth - 1, -INF, 1 - best, hz)
             core.unmake(arena, c)
             if core.aborted(arena):
                 break

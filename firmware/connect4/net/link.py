@@ -21,16 +21,25 @@ JOIN_MS = 20000
 
 def set_table(app, entries):
     """The AI's transposition table at `entries` (a power of two): smaller while Wi-Fi is on,
-    whose buffers share the chip's heap (README, Memory). The old table goes first, so the
-    two never coexist; the AI plays a little weaker (and other games) with the small one."""
+    whose buffers share the chip's heap (README, Memory). The searcher keeps the table at the
+    end of its arena (connect4.engine.search): a new arena with the old one's head (weights,
+    tables) and an empty table, exactly what Searcher(tt_entries=entries) would hold; the old
+    arena goes first, so the two never coexist. The AI plays a little weaker meanwhile.
+    tests/test_web_link.py checks a search after this equals a fresh Searcher's."""
+    from connect4.engine import core
     searcher = app.searcher
     if searcher.tt_entries == entries:
         return
-    searcher.tt = bytearray(0)
+    head = bytes(searcher.arena[:core.ARENA_SIZE])
+    searcher.tt = None
+    searcher.arena = None
     gc.collect()
-    from connect4.engine import core
-    searcher.tt = bytearray(core.TT_ENTRY * entries)
+    arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * entries)
+    arena[:core.ARENA_SIZE] = head
+    searcher.arena = arena
+    searcher.tt = memoryview(arena)[core.ARENA_SIZE:]
     searcher.tt_entries = entries
+    searcher.new_game()
 
 
 class Link:

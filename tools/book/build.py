@@ -1,0 +1,338 @@
+"""`make book`: the opening book (firmware/book.bin) from the perfect solver.
+
+What it stores (engine/book.py reads it on the board):
+  first player  the board's move at every position of the game tree where
+                the board moves first and the defender is perfect: at the
+                board's turn one winning move, at the defender's turn every
+                best-score reply (the bench's perfect player picks at random
+                among them). Of its winning moves the board takes the one
+                that leaves the defender the fewest best replies, then the
+                fastest win, then the centre-first column: the tree then
+                grows slowly and can reach the end of the game (--first
+                plies), so no line depends on the search.
+  second player the board's best-score reply (slowest loss, fastest win,
+                centre first) to every first-player move up to --second
+                plies: where a first player that errs gives away its win.
+Positions where the search's own choice is forced and right are left out:
+an immediate win, and a single threat to block.
+
+Deterministic: the tree is walked ply by ply in sorted order; every
+position is solved by bitbully (tools/bench/perfect.py) and the answer
+cached in build/book/scores.txt (one line a position), so a rerun resumes
+where the last stopped and a rebuild with the cache takes seconds. Two
+worker processes solve the positions of a ply. At the end every record is
+read back through the firmware's reader and its move checked against the
+solver's scores; the report gives the size and what the book covers.
+
+Usage: python tools/book/build.py [--first PLIES] [--second PLIES] [--out FILE]
+"""
+import argparse
+import multiprocessing
+import os
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+import host_sim  # noqa: E402,F401
+from connect4.engine import book  # noqa: E402
+from connect4.engine.board import CENTRE_FIRST, Board  # noqa: E402
+from tools.common import ROOT  # noqa: E402
+
+OUT = os.path.join(ROOT, "firmware", "book.bin")
+CACHE = os.path.join(ROOT, "build", "book", "scores.txt")
+ENTRIES = os.path.join(ROOT, "build", "book", "entries.txt")  # moves and column of every record
+FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
+SECOND_PLIES = 11
+LIMIT = 1 << 20  # the book's size limit (bytes)
+# The file format of connect4/engine/book.py (its constants are compiled away there)
+MAGIC, VERSION, HEADER, RECORD = b"C4BK", 1, 16, 8
+
+
+# ---------------------------------------------------------------- positions
+
+def key_of(moves):
+    """(stored key bytes, mirrored?) of a moves string (1-based columns)."""
+    board = Board(moves)
+    key, spare = bytearray(7), bytearray(7)
+    mirrored = book.key_into(board.cells, board.tops, key, spare)
+    return bytes(key), mirrored
+
+
+def mirror(moves):
+    return "".join(str(8 - int(c)) for c in moves)
+
+
+def canonical(moves):
+    """(key, moves in the stored orientation)."""
+    key, mirrored = key_of(moves)
+    return key, mirror(moves) if mirrored else moves
+
+
+# ---------------------------------------------------------------- the solver, cached
+
+_judge = None
+
+
+def solve(moves):
+    """Per-column Pons scores (None: full) of a position, from bitbully."""
+    global _judge
+    if _judge is None:
+        from tools.bench.perfect import Perfect
+        _judge = Perfect()
+    return moves, _judge.analyze(moves)
+
+
+class Scores:
+    """Solver answers by stored key, on disk so that a build can resume."""
+
+    def __init__(self, path, pool):
+        self.path = path
+        self.pool = pool
+        self.known = {}
+        self.solved = 0
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    parts = line.split()
+                    # a line cut short by an interrupted build has no newline: solve it again
+                    if line.endswith("\n") and len(parts) == 2 and len(parts[1].split(",")) == 7:
+                        self.known[bytes.fromhex(parts[0])] = [
+                            None if s == "x" else int(s) for s in parts[1].split(",")]
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self.file = open(path, "a")
+
+    def need(self, positions):
+        """Solve the canonical `positions` (moves strings) not yet known."""
+        todo = sorted({c for k, c in map(canonical, positions) if k not in self.known})
+        if not todo:
+            return
+        for moves, scores in self.pool.imap(solve, todo, chunksize=16):
+            key = canonical(moves)[0]
+            self.known[key] = scores
+            self.file.write("%s %s\n" % (key.hex(), ",".join(
+                "x" if s is None else str(s) for s in scores)))
+            self.solved += 1
+            if self.solved % 1024 == 0:
+                self.file.flush()  # an interrupted build keeps what it solved
+        self.file.flush()
+
+    def __getitem__(self, moves):
+        """The scores of `moves` in its own orientation."""
+        key, mirrored = key_of(moves)
+        scores = self.known[key]
+        return scores[::-1] if mirrored else scores
+
+
+# ---------------------------------------------------------------- the trees
+
+def immediate_win(moves, col):
+    board = Board(moves)
+    return board.is_winning_move(col)
+
+
+def search_plays_it(moves, scores):
+    """True where the board's search is forced and right without the book:
+    an immediate win, or a single threat of the opponent to block."""
+    board = Board(moves)
+    legal = board.legal_moves()
+    if any(board.is_winning_move(c) for c in legal):
+        return True
+    threats = [c for c in legal if board.is_winning_move(c, 3 - board.turn)]
+    return len(threats) == 1
+
+
+def best_of(scores):
+    legal = [c for c in CENTRE_FIRST if scores[c] is not None]
+    top = max(scores[c] for c in legal)
+    return [c for c in legal if scores[c] == top]
+
+
+def first_player_tree(table, plies, say):
+    """{key: (moves, column)} of the board's moves as the first player."""
+    entries = {}
+    level = {canonical("")[0]: ""}
+    ply = 0
+    while level and ply <= plies:
+        table.need(level.values())
+        children = []
+        for key in sorted(level):
+            moves = level[key]
+            scores = table[moves]
+            wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
+            if not wins:
+                raise RuntimeError("position %r is not won for the first player" % moves)
+            if any(immediate_win(moves, c) for c in wins):
+                continue  # the game ends here; the search takes a win at once
+            children += [moves + str(c + 1) for c in wins]
+        table.need(children)
+        nxt = {}
+        for key in sorted(level):
+            moves = level[key]
+            scores = table[moves]
+            wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
+            if any(immediate_win(moves, c) for c in wins):
+                continue
+            # fewest best defender replies, then the fastest win, then centre first
+            col = min(wins, key=lambda c: (len(best_of(table[moves + str(c + 1)])),
+                                           -scores[c], CENTRE_FIRST.index(c)))
+            if not search_plays_it(moves, scores):
+                entries[key] = (moves, col)
+            after = moves + str(col + 1)
+            for reply in best_of(table[after]):
+                if immediate_win(after, reply):
+                    raise RuntimeError("the defender wins in %r" % after)
+                child_key, child = canonical(after + str(reply + 1))
+                nxt.setdefault(child_key, child)
+        say("first player, ply %2d: %6d positions, %6d entries so far, %d solved"
+            % (ply, len(level), len(entries), table.solved))
+        level = nxt
+        ply += 2
+    return entries
+
+
+def second_player_tree(table, plies, say):
+    """{key: (moves, column)}: the board's best replies as the second player
+    to every first-player line up to `plies` discs."""
+    entries = {}
+    level = {canonical("")[0]: ""}  # the opponent to move
+    ply = 0
+    while level and ply + 1 <= plies:
+        ours = {}
+        for key in sorted(level):
+            moves = level[key]
+            board = Board(moves)
+            for col in board.legal_moves():
+                if board.is_winning_move(col):
+                    continue
+                k, child = canonical(moves + str(col + 1))
+                ours.setdefault(k, child)
+        table.need(ours.values())
+        nxt = {}
+        for key in sorted(ours):
+            moves = ours[key]
+            scores = table[moves]
+            col = best_of(scores)[0]
+            if not search_plays_it(moves, scores):
+                entries[key] = (moves, col)
+            board = Board(moves + str(col + 1))
+            if not board.is_over():
+                k, child = canonical(board.moves_string())
+                nxt.setdefault(k, child)
+        say("second player, ply %2d: %6d positions, %6d entries so far, %d solved"
+            % (ply + 1, len(ours), len(entries), table.solved))
+        level = nxt
+        ply += 2
+    return entries
+
+
+# ---------------------------------------------------------------- the file
+
+def bucket_of(key, bits):
+    """The bucket of a stored key: the hash of connect4.engine.book.Book.move."""
+    h = 0
+    for i in range(7):
+        h = (h * 131 + key[i] * 0x9E3) & 0xFFFFF
+    h = (h * 0x2F5) & 0xFFFFF
+    return (h ^ (h >> 10)) & ((1 << bits) - 1)
+
+
+def bucket_bits(records):
+    bits = 4
+    while (1 << bits) * 4 < records:
+        bits += 1
+    return bits
+
+
+def encode(entries, depth):
+    """The book file's bytes (see engine/book.py) for {key: column}."""
+    bits = bucket_bits(len(entries))
+    buckets = [[] for _ in range(1 << bits)]
+    for key in sorted(entries):
+        buckets[bucket_of(key, bits)].append(key)
+    largest = max(len(b) for b in buckets)
+    if largest > 255:
+        raise RuntimeError("a bucket of %d records: the hash is too weak" % largest)
+    index, records, at = [], [], 0
+    for b in buckets:
+        index.append(at)
+        for key in b:
+            records.append(key + bytes([entries[key]]))
+        at += len(b)
+    index.append(at)
+    header = MAGIC + bytes([VERSION, bits, RECORD, largest]) + struct.pack(
+        "<IB3x", len(entries), depth)
+    return header + struct.pack("<%dI" % len(index), *index) + b"".join(records)
+
+
+def check(path, entries, table, firsts):
+    """Read every record back through the firmware's reader, in both mirror
+    orientations, and check its move against the solver's scores."""
+    with open(path, "rb") as f:
+        reader = book.Book(f)
+        for key in sorted(entries):
+            moves, col = entries[key]
+            for m in (moves, mirror(moves)):
+                board = Board(m)
+                got = reader.move(board)
+                scores = table[moves]
+                want = 6 - col if key_of(m)[1] else col  # a symmetric position: the same column
+                if got != want:
+                    raise RuntimeError("book gives %d for %r, built %d" % (got, m, want))
+            if key in firsts:
+                ok = scores[col] is not None and scores[col] > 0
+            else:
+                ok = scores[col] == max(s for s in scores if s is not None)
+            if not ok:
+                raise RuntimeError("entry %r -> %d is not a best move: %r" % (moves, col + 1, scores))
+    return len(entries)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--first", type=int, default=FIRST_PLIES, help="deepest ply of the first-player book")
+    p.add_argument("--second", type=int, default=SECOND_PLIES, help="deepest ply of the second-player book")
+    p.add_argument("--out", default=OUT, help="the book file (default firmware/book.bin)")
+    p.add_argument("--cache", default=CACHE, help="the solver's answers (default build/book/scores.txt)")
+    p.add_argument("--jobs", type=int, default=2, help="solver processes (default 2)")
+    args = p.parse_args(argv)
+    started = time.time()
+
+    def say(text):
+        print("%6.0f s  %s" % (time.time() - started, text), flush=True)
+
+    with multiprocessing.Pool(args.jobs) as pool:
+        table = Scores(args.cache, pool)
+        say("cache: %d positions" % len(table.known))
+        firsts = first_player_tree(table, args.first, say)
+        seconds = second_player_tree(table, args.second, say)
+    entries = dict(firsts)
+    entries.update(seconds)
+    depth = max(len(m) for m, _ in entries.values())
+    data = encode({k: c for k, (_, c) in entries.items()}, depth)
+    if len(data) > LIMIT:
+        raise SystemExit("the book is %d bytes, over the %d limit" % (len(data), LIMIT))
+    tmp = args.out + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, args.out)
+    checked = check(args.out, entries, table, set(firsts))
+    with open(ENTRIES if args.out == OUT else args.out + ".entries", "w") as f:
+        for key in sorted(entries, key=lambda k: (len(entries[k][0]), entries[k][0])):
+            moves, col = entries[key]
+            f.write("%s %d %s\n" % (moves or "-", col + 1, "first" if key in firsts else "second"))
+    by_ply = {}
+    for moves, _ in entries.values():
+        by_ply[len(moves)] = by_ply.get(len(moves), 0) + 1
+    say("wrote %s: %d bytes, %d records (%d first player to ply %d, %d second player to ply %d), "
+        "%d checked against the solver in both mirror orientations"
+        % (os.path.relpath(args.out, ROOT), len(data), len(entries), len(firsts), args.first,
+           len(seconds), args.second, checked))
+    say("records by discs on the board: " + ", ".join(
+        "%d:%d" % (n, by_ply[n]) for n in sorted(by_ply)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
