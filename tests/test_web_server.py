@@ -52,7 +52,7 @@ def test_routes_answer_json_and_the_page_is_gzip(board):
     assert board.request("GET", "/api/state")[0] == 200
     status, s = board.request("GET", "/api/settings")
     assert status == 200 and s["mode"] == "two" and "wifi" in s
-    assert board.request("GET", "/api/games") == (200, {"games": [], "records": False})
+    assert board.request("GET", "/api/games") == (200, {"games": [], "records": True})
     status, err = board.request("GET", "/etc/passwd")
     assert status == 404 and "error" in err
     assert board.request("GET", "/../firmware/config.py")[0] == 404

@@ -114,6 +114,11 @@ def test_a_winning_line_is_reported_one_based():
     s = api.state()[1]
     assert s["result"] == "red" and s["state"] == "over" and not s["human"]
     assert sorted(s["winning"]) == [[1, 1], [1, 2], [1, 3], [1, 4]]
+    status, g = api.games()  # the game's record, from the flash
+    assert status == 200 and g["records"] is True and len(g["games"]) == 1
+    game = g["games"][0]
+    assert game["moves"] == "1212121" and game["result"] == "red" and game["mode"] == "two"
+    assert game["first"] == "red" and len(game["marks"]) == 7
 
 
 def test_a_new_game_while_the_ai_thinks_stops_the_search_at_its_next_poll():

@@ -21,7 +21,9 @@ Fields (columns 1-7, rows 1-6 from the bottom):
   GET  /api/settings  the settings, "stats" and "wifi": {"configured"}
   POST /api/settings  any of {"mode", "level", "first", "blunder", "brightness",
                        "wifi": {"ssid", "password"}}
-  GET  /api/games     the recorded games, when the firmware keeps records
+  GET  /api/games     the newest recorded games (connect4.app.records): {"games":
+                       [{"number", "mode", "first", "levels", "result", "hints",
+                       "moves", "marks"}], "records": bool}
 """
 import json
 
@@ -31,6 +33,8 @@ from connect4.app.game import (MODE_AI, MODE_TWO, MODE_DEMO, INTRO, PLAY, THINK,
 
 MAX_BODY = 512  # bytes of JSON a write may carry
 SIDES = ("red", "yellow")
+RESULTS = ("red", "yellow", "draw", "abandoned")  # a record's result, by its number
+MAX_GAMES = 20  # records a GET /api/games answer holds, newest first
 STATE_NAMES = {INTRO: "intro", PLAY: "play", THINK: "thinking", CHOSEN: "thinking",
                HELD: "thinking", DROP: "drop", OVER: "over", MENU: "menu"}
 GAME_KEYS = ("mode", "level", "first", "blunder")
@@ -153,9 +157,24 @@ class Api:
         return 200, out
 
     def games(self):
-        if self.games_source is None:
+        """The newest MAX_GAMES records (connect4.app.records), streamed from flash."""
+        if self.games_source is not None:
+            return 200, {"games": self.games_source(), "records": True}
+        records = getattr(self.app, "records", None)
+        if records is None:
             return 200, {"games": [], "records": False}
-        return 200, {"games": self.games_source(), "records": True}
+        out = []
+        stream = records.recent()
+        try:
+            for r in stream:
+                out.append({"number": r.number, "mode": r.mode, "first": SIDES[r.first],
+                            "levels": list(r.levels), "result": RESULTS[r.result],
+                            "hints": list(r.hints), "moves": r.moves, "marks": r.marks})
+                if len(out) >= MAX_GAMES:
+                    break
+        finally:
+            stream.close()  # the file, now rather than at the next collection
+        return 200, {"games": out, "records": True}
 
     # ---- pairing
     def pair(self, body):
