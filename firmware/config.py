@@ -61,7 +61,7 @@ COMMON = {
     # net that stops a search running this long (0 = none).
     "poll_interval": 256,
     "ai_time_cap_ms": 10000,
-    "tt_entries": 4096,
+    "tt_entries": 2048,
     # system
     "watchdog_ms": 0,  # hardware watchdog timeout (0 = off); fed by the main loop and the search
     "safe_mode_ms": 1000,  # hold the button this long after power-on: no game, REPL free
@@ -69,7 +69,7 @@ COMMON = {
     "flash_dir": "",  # where settings and the error log live ("" = the flash root)
     # Wi-Fi (the menu turns it on; off at every power-on): the web page and API
     "web_host": "0.0.0.0",
-    "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on (5 KB instead of 20 KB)
+    "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on (5 KB instead of 10 KB)
     "web_port": 80,
 }
 

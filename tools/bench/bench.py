@@ -171,7 +171,7 @@ class CarelessAdult:
 def play_game(args):
     """One game: (result for the engine 'W'/'D'/'L', engine nodes per searched move)."""
     level, opponent, opening, engine_first, seed = args
-    ai = AIPlayer(level=level, seed=seed)
+    ai = AIPlayer(level=level, seed=seed, book=the_book())  # as the board: the top level's book
     other = TutorialAI(seed=seed) if opponent == "tutorial" else CarelessAdult(seed)
     board = Board(opening)
     ours = 1 if engine_first else 2

@@ -2,7 +2,8 @@
 rated by a maximum-likelihood Elo fit.
 
 Players: the AI's levels 1..8 (connect4.engine.player.AIPlayer, each with its
-own blunder rate), a random mover, the classic tutorial depth-5 AI
+own blunder rate; the top level with the opening book firmware/book.bin, as
+on the board), a random mover, the classic tutorial depth-5 AI
 (tools/bench/tutorial_ai.py), the threat-aware depth-6 AI of the ESP32 notes
 (tools/bench/threat_ai.py) and the perfect player (tools/bench/perfect.py,
 bitbully; random among its best moves). Every pair plays `games` games: from
@@ -47,7 +48,8 @@ def label(name):
 def make_player(name, seed):
     """choose(board) -> 0-based column, for player `name`, seeded."""
     if name.startswith("L"):
-        ai = AIPlayer(level=int(name[1:]), seed=seed)
+        from tools.bench.bench import the_book  # the top level plays its book, as on the board
+        ai = AIPlayer(level=int(name[1:]), seed=seed, book=the_book())
         return lambda board: ai.choose(board).move
     if name == "random":
         rng = Rng(seed)

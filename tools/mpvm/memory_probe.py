@@ -70,6 +70,9 @@ def steps():
     from connect4.engine.board import Board
     from connect4.engine.levels import MAX_LEVEL
     cfg = config.get(None, {"flash_dir": "/flash/", "seed": 7, "safe_mode_ms": 0})
+    del sys.modules["config"]  # as connect4.boot.start: the presets are read, then freed
+    keep['modules'] = boot
+    config = None
     hw = hardware_setup.build(cfg)
     clock = VirtualClock()
     app = build_app(cfg, hw, clock=clock, seed=cfg["seed"])
