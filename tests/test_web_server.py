@@ -188,7 +188,10 @@ def test_a_thousand_malformed_requests_leave_the_server_serving_and_the_game_unc
 
 def test_the_page_answers_within_half_a_second_while_the_ai_thinks(tmp_path):
     """Counted in polls of the search, not in host time: each poll is poll_interval nodes,
-    at the chip's estimated 15,000 nodes/s (tools/data/chip.txt) 17 ms."""
+    at the chip's estimated 15,000 nodes/s (tools/data/chip.txt) 17 ms. Counted by the
+    server, from taking a connection to having answered it: the test's client shares the
+    host (and, as a thread, Python's lock) with the search, so its own delays are not the
+    board's."""
     from host_sim.world import chip_nodes_per_second
     with WebBoard(str(tmp_path), settings={"mode": "ai", "level": 8, "first": "red"}) as b:
         b.wait(lambda: b.app.state == 1 and not b.app.ai_to_move(), what="red to play")
@@ -196,27 +199,32 @@ def test_the_page_answers_within_half_a_second_while_the_ai_thinks(tmp_path):
         app = b.app
         polls = [0]
         pump = app.pump
+        spans = []
+        web = b.server.web
+        handle = web.handle_request
 
         def counting_pump():
             if app.thinking:
                 polls[0] += 1
             pump()
         app.pump = counting_pump
+
+        async def timed(reader, writer):
+            start, thinking = polls[0], app.thinking
+            await handle(reader, writer)
+            if thinking and app.thinking:
+                spans.append(polls[0] - start)
+        web.handle_request = timed
         assert b.request("POST", "/api/move", {"column": 4}, auth)[0] == 200
         b.wait(lambda: app.thinking, what="the AI thinking")
-        worst = 0
-        answered = 0
         while app.thinking:
-            start = polls[0]
-            status, s = b.request("GET", "/api/state")
-            if app.thinking and s["thinking"]:
-                worst = max(worst, polls[0] - start)
-                answered += 1
+            b.request("GET", "/api/state")
         rate = chip_nodes_per_second()
         poll_ms = app.poll_interval * 1000.0 / rate
+        worst = max(spans) if spans else 0
         print("answers during the search: %d, worst %d polls = %.0f ms on the chip estimate"
-              % (answered, worst, worst * poll_ms))
-        assert answered >= 3
+              % (len(spans), worst, worst * poll_ms))
+        assert len(spans) >= 3
         assert worst * poll_ms < 500
 
 
