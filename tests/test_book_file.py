@@ -110,37 +110,35 @@ def test_the_top_level_wins_as_first_player_from_the_book():
     bk.f.close()
 
 
-def test_the_app_plays_without_the_book_file(tmp_path):
+def _first_ai_move(tmp_path, book_path):
+    """A simulated board at level 8, the AI first, run until it has dropped its
+    first disc: (the Sim, every status line shown meanwhile). Close the Sim."""
     from host_sim.world import Sim
-    s = Sim(str(tmp_path), seed=1, overrides={"book_path": str(tmp_path / "missing.bin")})
+    s = Sim(str(tmp_path), seed=1, overrides={"book_path": book_path})
+    s.store.settings.update({"mode": "ai", "level": 8, "first": "yellow"})
+    s.run_for(1500)
+    seen = set()
+    for _ in range(20000):
+        s.step()
+        seen.add(s.status())
+        if s.app.board.count >= 1:
+            break
+    return s, seen
+
+
+def test_the_app_plays_without_the_book_file(tmp_path):
+    s, seen = _first_ai_move(tmp_path, str(tmp_path / "missing.bin"))
     try:
         assert s.app.ai.book is None
-        s.store.settings.update({"mode": "ai", "level": 8, "first": "yellow"})
-        s.run_for(1500)
-        seen = set()
-        for _ in range(20000):
-            s.step()
-            seen.add(s.status())
-            if s.app.board.count >= 1:
-                break
         assert s.app.board.count == 1 and not any("book" in t for t in seen), seen
     finally:
         s.close()
 
 
 def test_the_simulator_status_says_a_move_is_the_books(tmp_path):
-    from host_sim.world import Sim
-    s = Sim(str(tmp_path), seed=1, overrides={"book_path": BOOK})
+    s, seen = _first_ai_move(tmp_path, BOOK)
     try:
         assert s.app.ai.book is not None
-        s.store.settings.update({"mode": "ai", "level": 8, "first": "yellow"})
-        s.run_for(1500)
-        seen = set()
-        for _ in range(20000):
-            s.step()
-            seen.add(s.status())
-            if s.app.board.count >= 1:
-                break
         assert s.app.board.moves_string() == "4"
         assert any(t.endswith(": from the opening book") for t in seen), seen
     finally:

@@ -55,18 +55,24 @@ class ThreatAI:
         for col in ORDER:
             if heights[col] >= ROWS:
                 continue
-            i = heights[col] * COLS + col
-            grid[i] = piece
-            heights[col] += 1
-            if wins_at(grid, i, piece):
-                value = WIN - 1
-            else:
-                value = -self._negamax(grid, heights, 3 - piece, self.depth - 1, -2 * WIN, -alpha, 2)
-            heights[col] -= 1
-            grid[i] = 0
+            value = self._move_value(grid, heights, piece, col, self.depth - 1, alpha, 2 * WIN, 1)
             if best_col is None or value > alpha:
                 best_col, alpha = col, value
         return best_col
+
+    def _move_value(self, grid, heights, piece, col, depth, alpha, beta, ply):
+        """`piece`'s value of dropping in the playable `col` at `ply`: a win at
+        once, else minus the reply's negamax `depth` plies deep (window alpha, beta)."""
+        i = heights[col] * COLS + col
+        grid[i] = piece
+        heights[col] += 1
+        if wins_at(grid, i, piece):
+            value = WIN - ply
+        else:
+            value = -self._negamax(grid, heights, 3 - piece, depth, -beta, -alpha, ply + 1)
+        heights[col] -= 1
+        grid[i] = 0
+        return value
 
     def _negamax(self, grid, heights, piece, depth, alpha, beta, ply):
         if all(h >= ROWS for h in heights):
@@ -81,15 +87,7 @@ class ThreatAI:
         for col in ORDER:
             if heights[col] >= ROWS:
                 continue
-            i = heights[col] * COLS + col
-            grid[i] = piece
-            heights[col] += 1
-            if wins_at(grid, i, piece):
-                value = WIN - ply
-            else:
-                value = -self._negamax(grid, heights, 3 - piece, depth - 1, -beta, -alpha, ply + 1)
-            heights[col] -= 1
-            grid[i] = 0
+            value = self._move_value(grid, heights, piece, col, depth - 1, alpha, beta, ply)
             if value > best:
                 best = value
                 if value > alpha:
