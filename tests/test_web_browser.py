@@ -1,6 +1,7 @@
 """The page in a real headless browser (Debian's chromium + chromium-driver, driven by
 selenium): open, pair, play a column, see the disc on the page and on the simulated
-matrix, change a setting, watch a demo move arrive by itself; a phone-sized screenshot.
+matrix, change a setting, watch a demo move arrive by itself, replay the recorded game;
+a phone-sized screenshot.
 
 Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 """
@@ -61,6 +62,10 @@ def disc(driver, col, row):
     return "red" if "red" in classes else "yellow" if "yellow" in classes else None
 
 
+def discs_on_page(driver):
+    return len(driver.find_elements("css selector", ".cell.red, .cell.yellow"))
+
+
 def matrix_red(board, col, row):
     """Is the matrix's cell of (col, row) (1-based, as on the page) lit red?"""
     layout = board.app.layout
@@ -104,6 +109,31 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
                    what="demo moves on the page")
         seen = page_moves(browser)
         board.wait(lambda: page_moves(browser) != seen, what="another demo move on the page")
+        # the game left for the demo was recorded: the page lists it and replays it move by move,
+        # while the live board goes on underneath
+        board.wait(lambda: [li for li in browser.find_elements("css selector", "#games li")
+                            if " ai: abandoned" in li.text], what="the abandoned game listed")
+        item = [li for li in browser.find_elements("css selector", "#games li") if " ai: abandoned" in li.text][0]
+        recorded = item.text.split(" · ")[1].split()[0]
+        assert recorded.startswith("4") and len(recorded) >= 2
+        item.find_element("tag name", "button").click()
+        info = lambda: browser.find_element("id", "rinfo").text  # noqa: E731
+        board.wait(lambda: "move %d of %d" % (len(recorded), len(recorded)) in info(), what="the replay at its end")
+        assert discs_on_page(browser) == len(recorded)
+        browser.find_element("id", "rfirst").click()
+        board.wait(lambda: "move 0 of" in info(), what="the replay at its start")
+        assert discs_on_page(browser) == 0
+        browser.find_element("id", "rnext").click()
+        board.wait(lambda: disc(browser, 4, 1) == "red", what="the first disc replayed")
+        seen = page_moves(browser)
+        board.wait(lambda: page_moves(browser) != seen, what="a demo move arriving during the replay")
+        assert discs_on_page(browser) == 1 and "move 1 of" in info()  # the replay is not overwritten
+        browser.find_element("id", "rlive").click()
+        board.wait(lambda: not browser.find_element("id", "replaybox").is_displayed(), what="back to the live board")
+        board.wait(lambda: discs_on_page(browser) == len(page_moves(browser)), what="the live board again")
         assert browser.find_element("id", "msg").text in ("", "paired")
+        errors = [e for e in browser.get_log("browser") if e.get("source") == "javascript"]
+        assert not errors, errors  # the page's own script never failed
+        browser.execute_script("window.scrollTo(0, 0)")
         os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
         browser.save_screenshot(SCREENSHOT)
