@@ -21,38 +21,49 @@ def glyph(ch):
 
 
 class Scroller:
-    """Coloured text, [(text, colour), ...], from the right edge to off the left one."""
+    """Coloured text, [(text, colour), ...], from the right edge to off the left one.
+    One byte of bits a pixel column and one byte naming its part's colour: a list of
+    tuples here cost about 20 bytes a column, 3-4 KB for an address, key and code."""
 
     def __init__(self, parts, start):
-        self.columns = []  # (bits of the 5 rows as one int, colour) per pixel column
-        for text, color in parts:
-            for ch in text.upper():
+        n = 0
+        for text, _ in parts:
+            n += 4 * len(text)
+        self.bits = bytearray(n)  # the 5 rows of a pixel column, bit dy = row dy
+        self.part = bytearray(n)  # which part's colour (an index into self.colors)
+        self.colors = [color for _, color in parts]
+        i = 0
+        for k in range(len(parts)):
+            for ch in parts[k][0].upper():
                 rows = glyph(ch)
                 for dx in range(3):
                     bits = 0
                     for dy in range(5):
                         if rows[dy] & (4 >> dx):
                             bits |= 1 << dy
-                    self.columns.append((bits, color))
-                self.columns.append((0, 0))
+                    self.bits[i] = bits
+                    self.part[i] = k
+                    i += 1
+                i += 1  # a blank column after each character
         self.start = start
 
     def text_width(self):
-        return len(self.columns)
+        return len(self.bits)
 
     def render(self, display, now, ticks_diff):
         """Draw the frame of time `now`; False once the text has gone by."""
         shift = ticks_diff(now, self.start) // STEP_MS
         w = display.width
-        if shift > w + len(self.columns):
+        n = len(self.bits)
+        if shift > w + n:
             return False
         display.clear()
         y0 = (display.height - 5) // 2
-        cols = self.columns
         for x in range(w):
             i = x + shift - w
-            if 0 <= i < len(cols):
-                bits, color = cols[i]
+            if 0 <= i < n:
+                bits = self.bits[i]
+                color = self.colors[self.part[i]]
                 for dy in range(5):
                     if bits & (1 << dy):
                         display.set(x, y0 + dy, color)
