@@ -20,6 +20,12 @@ TIME in ms or +ms after the previous line; actions: left, right, press, long,
 hold MS, down, up, wait MS, hint, quit); --record FILE writes an animated GIF (or a
 PNG of the last frame, or PNG frames with a %d pattern).
 
+--web PORT serves the board's web page and JSON API (connect4/net, the very
+firmware code the board runs with Wi-Fi on) on 127.0.0.1:PORT (--web-host to
+change), and prints `web: http://127.0.0.1:PORT/ pairing code NNNN` first.
+With --headless the clock is then real (browsers keep real time) and the run
+lasts until Ctrl-C, --seconds or --games.
+
 Game records: the board appends every game to games.txt in its flash (the
 simulator's folder too); the simulator marks every move with the host's
 perfect solver. --review FILE-OR-LINE prints a review of each record in a
@@ -28,6 +34,7 @@ records file (copied off a board, or the simulator's), or of one record line.
 import argparse
 import math
 import os
+import socket
 import runpy
 import shutil
 import sys
@@ -74,6 +81,30 @@ def seconds(text):
     return value
 
 
+def port_number(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a port number" % text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError("%r: a port is 1-65535" % text)
+    return value
+
+
+def check_port(host, port):
+    """UsageError now, rather than a crash of the firmware later, if host:port cannot be had."""
+    try:
+        infos = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_STREAM)
+        s = socket.socket(infos[0][0], socket.SOCK_STREAM)
+        try:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(infos[0][4])
+        finally:
+            s.close()
+    except OSError as e:
+        raise UsageError("--web %d: cannot listen on %s:%d: %s" % (port, host, port, e.strerror or e))
+
+
 def parse_args(argv, prog="make sim"):
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -100,6 +131,10 @@ def parse_args(argv, prog="make sim"):
                    help="headless: stop after this many games")
     p.add_argument("--seconds", type=seconds, default=0, metavar="S",
                    help="stop after this many (virtual, when headless) seconds")
+    p.add_argument("--web", type=port_number, metavar="PORT",
+                   help="serve the board's web page and API on this port (the firmware's connect4.net)")
+    p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                   help="the address --web listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--review", metavar="RECORDS",
                    help="print a review of every game in a records file (games.txt), or of one "
                         "record line, with the perfect solver; runs no board")
@@ -231,6 +266,25 @@ class Firmware:
         self.games = []
         self.ended = None  # why main.py returned: safe, crashed, ...
         self.error = None
+        self.server = None  # --web: the firmware's web server, made at the first start of the app
+        self.pairing = None
+        if args.web:
+            from connect4.net.pairing import Pairing
+            self.pairing = Pairing()
+
+    def web_line(self):
+        return "web: http://%s:%d/ pairing code %s" % (self.args.web_host, self.args.web,
+                                                       self.pairing.code)
+
+    def serve(self, app):
+        """--web: the firmware's server on the running app (kept across restarts of the app)."""
+        if self.server is not None:
+            self.server.attach(app)
+            return
+        from connect4.net.server import Server
+        from connect4.net.netconf import NetConf
+        netconf = NetConf(self.cfg["flash_dir"]).load()
+        self.server = Server(app, self.pairing, netconf).start(self.args.web_host, self.args.web)
 
     def listen(self, kind, data):
         if kind == "app":
@@ -238,6 +292,8 @@ class Firmware:
             data.judge = JUDGE[0]  # the perfect solver marks every move of the records
             if self.pace is not None:
                 self.pace.follow(data)
+            if self.args.web:
+                self.serve(data)
         elif kind == "game":
             self.games.append(data)
             if self.args.headless:
@@ -281,6 +337,8 @@ class Firmware:
             self.ended = "error"
         finally:
             boot.start = real_start
+            if self.server is not None:
+                self.server.stop()
 
 
 def describe_game(n, g):
@@ -316,6 +374,22 @@ def print_reviews(source):
 
 
 def run_headless(args, cfg, fw):
+    if args.web:
+        CLOCK.make_real()  # a browser keeps real time; runs until Ctrl-C, --seconds or --games
+        start = now_ms()
+        if fw.controls.queue:
+            fw.controls.queue = [(t + start,) + rest for (t, *rest) in fw.controls.queue]
+            import heapq
+            heapq.heapify(fw.controls.queue)
+        if fw.controls.quit_at is not None:
+            fw.controls.quit_at += start
+        if args.seconds:
+            args.seconds += start / 1000.0
+        fw.run()
+        if fw.error is not None:
+            raise fw.error
+        print("%d game(s)" % len(fw.games))
+        return 0
     CLOCK.make_virtual(0)
     if not (args.games or args.seconds or fw.controls.quit_at is not None):
         args.seconds = 600.0
@@ -357,6 +431,8 @@ def run_interactive(args, cfg, fw, panel):
     shown = None
     title = "Connect 4 board simulator - preset %s - %s" % (
         cfg["preset"], "chip speed" if args.chip_speed else "host speed")
+    if args.web:
+        title += " - " + fw.web_line()
     help_text = HELP.get(cfg["input"], HELP["encoder"])
     with Terminal() as term:
         thread.start()
@@ -442,6 +518,8 @@ def main(argv=None, prog="make sim"):
             raise UsageError("the simulator draws in a terminal and reads its keys: run it in "
                              "one (stdin and stdout), or use --headless")
         preset_settings(args, cfg)
+        if args.web:
+            check_port(args.web_host, args.web)
     except UsageError as e:
         if recorder is not None:
             recorder.discard()
@@ -457,6 +535,8 @@ def main(argv=None, prog="make sim"):
         controls.act(action, t, arg)
     pace = ChipPace(cfg, chip_nodes_per_second()) if args.chip_speed else None
     fw = Firmware(args, cfg, controls, pace)
+    if args.web:
+        print(fw.web_line(), flush=True)
     if recorder is not None:
         panel.listeners.append(lambda pixels: recorder.add(now_ms(), pixels))
     try:

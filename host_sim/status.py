@@ -49,6 +49,8 @@ def menu_text(m):
     if key in m.settings:
         return "menu: %s = %s%s" % (key, setting_text(key, m.settings[key]),
                                     " (changing)" if m.editing else "")
+    if key == "wifi":
+        return "menu: wifi = %s%s" % ("on" if m.wifi_on else "off", " (changing)" if m.editing else "")
     return "menu: " + key
 
 

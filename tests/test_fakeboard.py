@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM una
 
 LIST_FILES = """
 import os, hashlib, _fakeboard
+buf = bytearray(4096)  # one buffer for every file: this VM collects only after the whole exec
 def walk(d, out):
     for name in os.listdir(d):
         p = d.rstrip('/') + '/' + name
@@ -29,7 +30,7 @@ def walk(d, out):
             if p not in ('/tmp', '/home', '/dev', '/proc'):  # the VM's own
                 walk(p, out)
         else:  # in pieces, no garbage a piece: the opening book (400 KB) outgrows the VM's heap
-            h, buf = hashlib.sha256(), bytearray(4096)
+            h = hashlib.sha256()
             with open(p, 'rb') as f:
                 n = f.readinto(buf)
                 while n == len(buf):

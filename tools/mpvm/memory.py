@@ -25,6 +25,10 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   figures hold the same functions as bytecode, which the chip never loads
   (replaced_bytecode: the bytecode of the plain .mpy minus that of the
   rv32imc one);
+- web: heap held by the web server built on the app (microdot from /lib, the
+  API, pairing, the scrolling text; no sockets: the VM has none);
+  web_with_table: the same once the AI's table is shrunk as Wi-Fi on does
+  (config tt_entries_wifi); footprint_web: footprint + web_with_table;
 - footprint: the larger peak + native (+ viper rodata/bss, which the chip puts
   in the GC heap) - replaced_bytecode, the most the chip holds; `budget` is what tests/test_memory.py allows, half of ~180 KB.
 """
@@ -120,6 +124,7 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
             figures["footprint"] = (max(figures["search_peak"], figures["game_peak"]) + native["native"]
                                     + native["viper_data"] - native["replaced_bytecode"])
             figures["budget"] = BUDGET
+            figures["footprint_web"] = figures["footprint"] + figures["web_with_table"]
             return figures
     raise RuntimeError("memory probe failed:\n" + r.stdout + r.stderr)
 
@@ -137,6 +142,10 @@ def report(f):
         "  native code (rv32imc)     %s (outside the GC heap; replaces %s of bytecode)" % (
             kb(f["native"]), kb(f["replaced_bytecode"])),
         "  footprint on the chip     %s = larger peak + native code - replaced bytecode" % kb(f["footprint"]),
+        "  web server (Wi-Fi on)    +%s (microdot, the API, its routes; no sockets in the VM)" % kb(f["web"]),
+        "  ... with the Wi-Fi table +%s (the AI's table shrunk to %s)" % (kb(f["web_with_table"]),
+                                                                        kb(f["web_table"])),
+        "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: README)" % kb(f["footprint_web"]),
         "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
     ])
 

@@ -124,6 +124,30 @@ def steps():
     saved = Store(store.path, defaults={})
     saved.load()
     out['game_saved'] = sum(saved.stats["ai"][GAME_LEVEL - 1]) == 1  # the result reached the flash
+    saved = None
+    yield
+
+    # Wi-Fi on: the web server (microdot from /lib, the API, the routes), a pairing and the
+    # scrolling text, built as connect4.net.link builds them; this VM has no sockets, so the
+    # server is built but not listening, and one state answer is made.
+    sys.path.append('/firmware/lib')  # the board's /lib
+    live = held(base)
+    from connect4.net.server import Server
+    from connect4.net.pairing import Pairing
+    from connect4.net.netconf import NetConf
+    from connect4.app.scroll import Scroller
+    from connect4.app.glyphs import WHITE
+    server = Server(app, Pairing(), NetConf('/flash/').load())
+    keep['web'] = (server, Scroller([("192.168.4.1 CODE " + server.pairing.code, WHITE)], 0))
+    import json
+    keep['answer'] = json.dumps(server.api.state()[1])
+    yield
+    out['web'] = held(base) - live
+    from connect4.net.link import set_table  # what Wi-Fi on does to the AI's table
+    set_table(app, cfg["tt_entries_wifi"])
+    yield
+    out['web_table'] = len(app.searcher.tt)
+    out['web_with_table'] = held(base) - live
     out['heap'] = gc.mem_alloc() + gc.mem_free()
     print('MEMORY', repr(out).replace("'", '"').replace('True', 'true').replace('False', 'false'))
 

@@ -38,6 +38,14 @@ SELECT pin: a new press stops the search at once (-> HELD). The press then
 resolves as usual: a click plays the best move found so far, a long press
 abandons the search and opens the menu. In the demo, any press leaves the demo.
 
+The web (connect4.net, loaded only when the menu turns Wi-Fi on): `pump()`
+lets the server run a round, from step() and from the poll hook, so the
+page gets answers while the AI thinks; its writes wait on `commands` and are
+applied by step() before the tick, never inside the search; `interrupt`
+(a new game from the page) stops a search at its next poll. `banner`
+scrolls text (the address, the pairing code) over any state until it has
+gone by or an input ends it.
+
 The hint (HINT): on a person's turn, SELECT held while turning (or while
 pressing LEFT/RIGHT on the three-button build) asks for the move the top
 level would play; the held press is then swallowed (no disc drops, no menu).
@@ -71,7 +79,7 @@ from connect4.hw.display import brightness_for, scale
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import Menu, CLOSE
+from connect4.app.menu import Menu, CLOSE, WIFI
 from connect4.app.records import Record
 from connect4.app.render import (Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw,
                                  pulse)
@@ -154,6 +162,14 @@ class App:
         self.dimmed = False
         self.games = 0
         self.stopped = False
+        # the web API (connect4.net): writes queued as (fn, arg), applied by step() as fn(app, arg,
+        # now); `interrupt` stops a search at its next poll; pump() lets the server run one round
+        self.commands = []
+        self.interrupt = False
+        self.pump = None
+        self.web = None  # the Server serving this app, if any
+        self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
+        self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
         # AI turn
         self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
         self.thinking = False
@@ -205,6 +221,10 @@ class App:
 
     def _event(self, ev, now):
         """An input event: the rules for every state, then the state's own handler."""
+        if self.banner is not None:  # input ends the scrolling text, and only that
+            self.banner = None
+            self.dirty = True
+            return
         state = self.state
         woken = self.dimmed
         if woken:
@@ -387,10 +407,24 @@ class App:
             if done == CLOSE:
                 self.input.flush()
                 self.close_menu(now)
+            elif done == WIFI:
+                self.wifi(now, self.menu.wifi_on)
             elif done:  # the Record chosen on the games list
                 from connect4.app import replay  # loaded when first needed
                 self.replay = replay.start(done, now)
                 self._go(REPLAY, now)
+
+    def wifi(self, now, on):
+        """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
+        code is loaded only now: Wi-Fi is off by default."""
+        if on:
+            if self.link is None:
+                from connect4.net.link import Link
+                self.link = Link(self, self.cfg)
+            self.link.on(now)
+        elif self.link is not None:
+            self.link.off()
+        self.menu.wifi_on = on and self.link is not None and self.link.error is None
 
     def _on_replay(self, sig, now):
         """A recorded game again (connect4.app.replay); a long press goes back to the list."""
@@ -582,6 +616,10 @@ class App:
         now = clock.ticks_ms()
         if self.wdt is not None:
             self.wdt.feed()
+        if self.pump is not None:
+            self.pump()
+            if self.interrupt:  # a new game from the web
+                return True
         if clock.ticks_diff(now, self._next_pulse) >= 0:
             self._next_pulse = clock.ticks_add(now, _PULSE_MS)
             self._draw_thinking(now)
@@ -599,6 +637,10 @@ class App:
     # ---- drawing
     def render(self, now):
         d = self.display
+        if self.banner is not None:
+            if self.banner.render(d, now, self.clock.ticks_diff):
+                return
+            self.banner = None
         state = self.state
         t = self._elapsed(now)
         if state == INTRO:
@@ -652,12 +694,18 @@ class App:
             ev = inp.get()
         if inp.busy():
             self.last_input = now
+        if self.pump is not None:
+            self.pump()
+        while self.commands:
+            fn, arg = self.commands.pop(0)
+            fn(self, arg, now)
         self._tick(now)
         if self.wdt is not None:
             self.wdt.feed()
         # redraw on a change, or every _FRAME_MS while the picture moves by itself:
         # all states but PLAY (its cursor blinks only on a board without a hover row)
-        animating = self.state != PLAY or self.layout.hover_y < 0 or self.hint_col >= 0
+        animating = (self.state != PLAY or self.layout.hover_y < 0 or self.hint_col >= 0
+                     or self.banner is not None)
         if self.dirty or (animating and clock.ticks_diff(now, self.next_frame) >= 0):
             self.render(now)
             self.display.show()

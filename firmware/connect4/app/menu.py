@@ -1,4 +1,5 @@
-"""The menu: eight items along the top row, the chosen one's value below.
+"""The menu: nine items along the top row, the chosen one's value below
+(the last item's dot is off an 8-wide panel's edge; its "<" still shows).
 
 Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
 dot blinks), turning changes the value, a press confirms. "Stats" opens
@@ -11,6 +12,8 @@ long press anywhere, leaves the menu.
     first       who starts: a red disc, a yellow disc, both (alternate), L (the loser)
     blunder     the AI's blunder chance in percent, L = the level's own
     brightness  a bar of 1..7
+    wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
+                the address again (connect4/net/link.py); off by default at power-on
     stats       three bars (wins, losses, draws at the current level); press for numbers
     games       a white triangle (play); press for the list of recorded games
     back        <
@@ -33,10 +36,11 @@ from connect4.app import store
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, WHITE, DIM, RED, YELLOW,
                                  GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 
-ITEMS = ("mode", "level", "first", "blunder", "brightness", "stats", "games", "back")
-_STATS = const(5)
-_GAMES = const(6)
-_BACK = const(7)
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "wifi", "stats", "games", "back")
+_WIFI = const(5)
+_STATS = const(6)
+_GAMES = const(7)
+_BACK = const(8)
 _MODE_TEXT = const(("AI", "2P", "DM"))
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
@@ -44,6 +48,7 @@ PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the 
 SHOW_MS = const(1500)
 
 CLOSE = const(1)  # event(): close the menu; a Record: replay it
+WIFI = const(2)  # event(): Wi-Fi on or off was confirmed (the value is `wifi_on`)
 
 
 def _cycle(values, value, step):
@@ -64,6 +69,7 @@ class Menu:
         self.page_since = 0
         self.now = 0
         self.changed = []
+        self.wifi_on = False  # not a saved setting: Wi-Fi is off at every power-on
 
     def open(self, settings, stats):
         self.settings = settings
@@ -97,6 +103,8 @@ class Menu:
                 self._change(step)
             elif ev == SELECT:
                 self.editing = False
+                if self.item == _WIFI:
+                    return WIFI
             return 0
         if step:
             self.item = (self.item + step) % len(ITEMS)
@@ -116,6 +124,9 @@ class Menu:
     def _change(self, step):
         key = ITEMS[self.item]
         s = self.settings
+        if key == "wifi":
+            self.wifi_on = not self.wifi_on
+            return
         if key == "mode":
             s["mode"] = _cycle(store.MODES, s["mode"], step)
         elif key == "level":
@@ -183,6 +194,13 @@ class Menu:
             for x in range(s["brightness"]):
                 display.set(x, h - 1, WHITE)
                 display.set(x, h - 2, WHITE)
+        elif key == "wifi":
+            color = GREEN if self.wifi_on else DIM
+            for i in range(3):  # a fan of three arcs over a dot
+                r = 3 - i
+                for dx in range(-r, r + 1):
+                    display.set(3 + dx, h - 2 - r, color if abs(dx) == r or i == 0 else 0)
+            display.set(3, h - 1, WHITE if self.wifi_on else DIM)
         elif key == "stats":
             wld = self.stats["ai"][s["level"] - 1]
             top = max(1, max(wld))

@@ -56,6 +56,9 @@ def _valid(key, value):
     return False
 
 
+valid = _valid  # the web API checks each field by the same rules (connect4.net.api)
+
+
 def _count(value):
     return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 29 else 0
 

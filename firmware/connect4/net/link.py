@@ -1,0 +1,138 @@
+"""Wi-Fi on and off from the menu: the radio (wifi.py), the server, and what the matrix shows.
+
+On: with a home network set (from the page, kept in wifi.json) the board
+joins it; otherwise, or when joining fails within JOIN_MS, it makes its own
+access point `Connect4-XXXX` (WPA2, the key drawn at first start). Then the
+server starts (or, if one already serves the app, as in the simulator's
+--web, that one is used), and the matrix scrolls the address, the access
+point's key and the pairing code; `show()` scrolls them again on request.
+Nothing here blocks: joining is watched from the app's pump.
+"""
+import gc
+from time import ticks_ms, ticks_diff
+
+from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
+from connect4.app.scroll import Scroller
+from connect4.net import wifi
+from connect4.net.netconf import NetConf
+
+JOIN_MS = 20000
+
+
+def set_table(app, entries):
+    """The AI's transposition table at `entries` (a power of two): smaller while Wi-Fi is on,
+    whose buffers share the chip's heap (README, Memory). The searcher keeps the table at the
+    end of its arena (connect4.engine.search): a new arena with the old one's head (weights,
+    tables) and an empty table, exactly what Searcher(tt_entries=entries) would hold; the old
+    arena goes first, so the two never coexist. The AI plays a little weaker meanwhile.
+    tests/test_web_link.py checks a search after this equals a fresh Searcher's."""
+    from connect4.engine import core
+    searcher = app.searcher
+    if searcher.tt_entries == entries:
+        return
+    head = bytes(searcher.arena[:core.ARENA_SIZE])
+    searcher.tt = None
+    searcher.arena = None
+    gc.collect()
+    arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * entries)
+    arena[:core.ARENA_SIZE] = head
+    searcher.arena = arena
+    searcher.tt = memoryview(arena)[core.ARENA_SIZE:]
+    searcher.tt_entries = entries
+    searcher.new_game()
+
+
+class Link:
+    def __init__(self, app, cfg):
+        self.app = app
+        self.cfg = cfg
+        self.netconf = NetConf(cfg["flash_dir"]).load()
+        self.server = None  # the one this link started
+        self.joining_since = None
+        self.ssid = ""
+        self.address = None
+        self.error = None
+
+    def on(self, now):
+        """Turn Wi-Fi on (or, if on, show the address again)."""
+        if self.address is not None or self.joining_since is not None:
+            self.show(now)
+            return
+        nc = self.netconf
+        try:
+            set_table(self.app, self.cfg["tt_entries_wifi"])
+            if nc.configured():
+                wifi.start_join(nc.ssid, nc.password)
+                self.ssid = nc.ssid
+                self.joining_since = now
+                self.app.pump = self.pump  # watch the joining from the game loop
+                self.app.banner = Scroller([("WIFI " + nc.ssid, WHITE)], now)
+            else:
+                self._access_point(now)
+        except Exception as e:  # a radio that will not start: said on the matrix, never a crash
+            self._failed(e, now)
+
+    def _access_point(self, now):
+        self.ssid, address = wifi.start_ap(self.netconf.ap_password)
+        self._up(address, now)
+
+    def _up(self, address, now):
+        self.address = address
+        self.joining_since = None
+        app = self.app
+        web = getattr(app, "web", None)
+        if web is None:
+            from connect4.net.server import Server
+            from connect4.net.pairing import Pairing
+            self.server = Server(app, Pairing(), self.netconf).start(self.cfg["web_host"],
+                                                                    self.cfg["web_port"])
+        else:
+            app.pump = web.pump
+        self.show(now)
+
+    def _failed(self, e, now):
+        self.error = repr(e)
+        print("connect4: Wi-Fi: %s" % self.error)
+        self.off()
+        self.app.banner = Scroller([("NO WIFI", RED)], now)
+
+    def pump(self):
+        """While joining: has the home network given an address (or is it time to give up)?"""
+        now = ticks_ms()
+        try:
+            address = wifi.joined()
+            if address:
+                self._up(address, now)
+            elif ticks_diff(now, self.joining_since) >= JOIN_MS:
+                self._access_point(now)  # the home network is not there: our own
+        except Exception as e:
+            self._failed(e, now)
+
+    def show(self, now):
+        """Scroll the address (and the access point's key) and the pairing code."""
+        app = self.app
+        if self.address is None:
+            return
+        web = self.server or getattr(app, "web", None)
+        parts = [(self.address, WHITE)]
+        if not self.netconf.configured() or self.ssid != self.netconf.ssid:
+            parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, ORANGE))
+        if web is not None:
+            parts.append((" CODE " + web.pairing.code, GREEN))
+        app.banner = Scroller(parts, now)
+
+    def off(self):
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+            self.app.pump = None
+            self.app.web = None
+        elif self.joining_since is not None:
+            self.app.pump = None
+        self.joining_since = None
+        self.address = None
+        try:
+            wifi.stop()
+        except Exception:
+            pass
+        set_table(self.app, self.cfg["tt_entries"])

@@ -1,0 +1,49 @@
+"""The one module that touches `network` (as hardware_setup.py is for `machine`).
+
+Two ways onto a network, both without blocking the game: `start_ap` makes
+the board's own WPA2 access point `Connect4-XXXX` (the last two bytes of
+its MAC); `start_join` starts joining a home network, and `joined()` says
+when it has an address. `stop()` turns the radio off (Wi-Fi is off by
+default: it costs heap and power).
+"""
+import network
+
+AP_PREFIX = "Connect4-"
+
+
+def _off(interface):
+    wlan = network.WLAN(interface)
+    if wlan.active():
+        wlan.active(False)
+
+
+def start_ap(password):
+    """Our own access point; returns (ssid, ip address)."""
+    _off(network.STA_IF)
+    ap = network.WLAN(network.AP_IF)
+    ap.active(True)
+    mac = ap.config("mac")
+    ssid = AP_PREFIX + "%02X%02X" % (mac[-2], mac[-1])
+    ap.config(essid=ssid, password=password, authmode=network.AUTH_WPA2_PSK)
+    return ssid, ap.ifconfig()[0]
+
+
+def start_join(ssid, password):
+    """Start joining `ssid`; `joined()` gives the address once there."""
+    _off(network.AP_IF)
+    sta = network.WLAN(network.STA_IF)
+    sta.active(True)
+    sta.connect(ssid, password)
+
+
+def joined():
+    """The station's address once connected, else None."""
+    sta = network.WLAN(network.STA_IF)
+    if sta.isconnected():
+        return sta.ifconfig()[0]
+    return None
+
+
+def stop():
+    _off(network.STA_IF)
+    _off(network.AP_IF)

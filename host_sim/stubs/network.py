@@ -1,0 +1,69 @@
+"""MicroPython's `network` on CPython, for the simulator and the tests: a radio that
+comes up at once. The access point has 192.168.4.1 (the ESP32's default); a station
+joins any network but `world.NO_SUCH_NETWORK` after `JOIN_POLLS` checks.
+
+`world` holds what happened (tests look): interfaces active, the AP's config, the
+network joined.
+"""
+STA_IF = 0
+AP_IF = 1
+AUTH_OPEN = 0
+AUTH_WPA2_PSK = 3
+JOIN_POLLS = 3
+
+
+class _World:
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.active = {STA_IF: False, AP_IF: False}
+        self.ap_config = {}
+        self.joined = None
+        self.polls = 0
+        self.target = None
+        self.NO_SUCH_NETWORK = "nowhere"
+
+
+world = _World()
+
+
+class WLAN:
+    def __init__(self, interface=STA_IF):
+        self.interface = interface
+
+    def active(self, *value):
+        if value:
+            world.active[self.interface] = bool(value[0])
+            if not value[0] and self.interface == STA_IF:
+                world.joined = world.target = None
+            return None
+        return world.active[self.interface]
+
+    def config(self, *param, **kwargs):
+        if param:
+            if param[0] == "mac":
+                return bytes([0x34, 0x85, 0x18, 0x00, 0xC4, 0x7E])
+            return world.ap_config.get(param[0])
+        world.ap_config.update(kwargs)
+        return None
+
+    def connect(self, ssid, password=None):
+        world.target = ssid
+        world.polls = 0
+
+    def isconnected(self):
+        if self.interface == AP_IF:
+            return world.active[AP_IF]
+        if world.target is None or world.target == world.NO_SUCH_NETWORK:
+            return False
+        world.polls += 1
+        if world.polls >= JOIN_POLLS:
+            world.joined = world.target
+        return world.joined is not None
+
+    def ifconfig(self):
+        if self.interface == AP_IF:
+            return ("192.168.4.1", "255.255.255.0", "192.168.4.1", "0.0.0.0")
+        return ("192.168.1.57", "255.255.255.0", "192.168.1.1", "192.168.1.1") if world.joined else (
+            "0.0.0.0", "0.0.0.0", "0.0.0.0", "0.0.0.0")

@@ -1,0 +1,71 @@
+"""The scrolling text (the address and pairing code on the matrix) and the menu's
+Wi-Fi item, on fake hardware: the board side of Wi-Fi short of the radio."""
+from connect4.app.scroll import Scroller, STEP_MS, glyph
+from connect4.app.glyphs import WHITE, GREEN
+from connect4.app import menu as menu_mod
+from connect4.app.game import MENU
+from connect4.hw.input import SELECT, RIGHT
+from fakes import Rig
+
+
+class Grid:
+    def __init__(self, w=8, h=8):
+        self.width, self.height = w, h
+        self.cells = {}
+
+    def clear(self):
+        self.cells = {}
+
+    def set(self, x, y, c):
+        if 0 <= x < self.width and 0 <= y < self.height:
+            self.cells[(x, y)] = c
+
+
+def diff(a, b):
+    return a - b
+
+
+def test_text_enters_from_the_right_passes_and_ends():
+    s = Scroller([("1.2", WHITE), (" 42", GREEN)], 0)
+    assert s.text_width() == 6 * 4
+    g = Grid()
+    assert s.render(g, 0, diff) and g.cells == {}  # nothing in yet
+    assert s.render(g, STEP_MS, diff) and set(x for x, y in g.cells) == {7}  # "1"'s first column
+    seen_green = False
+    t = 0
+    while s.render(g, t, diff):
+        seen_green = seen_green or GREEN in g.cells.values()
+        assert all(0 <= y - 1 < 5 for x, y in g.cells)  # five rows, centred on 8
+        t += STEP_MS
+    assert seen_green and t == (8 + 24 + 1) * STEP_MS
+
+
+def test_every_character_of_an_address_a_key_and_a_code_has_a_glyph():
+    from connect4.net.netconf import ALPHABET
+    for ch in "0123456789." + ALPHABET + " CODE KEY WIFI NO-:/":
+        assert ch == " " or glyph(ch) != (0, 0, 0, 0, 0), ch
+
+
+def test_the_menus_wifi_item_toggles_and_reports_it():
+    m = menu_mod.Menu({"mode": "ai", "level": 1, "first": "red", "blunder": -1, "brightness": 4},
+                      {"ai": [[0, 0, 0]] * 8, "two": [0, 0, 0]})
+    for _ in range(menu_mod.ITEMS.index("wifi")):
+        m.event(RIGHT)
+    assert m.event(SELECT) == 0 and m.editing
+    assert m.event(RIGHT) == 0 and m.wifi_on
+    assert m.event(SELECT) == menu_mod.WIFI and m.wifi_on and m.changed == []  # never saved
+
+
+def test_a_banner_shows_over_the_game_and_any_input_ends_it():
+    rig = Rig("scroll1")
+    rig.run_for(1600)
+    app = rig.app
+    app.banner = Scroller([("192.168.4.1", WHITE)], rig.clock.ticks_ms())
+    rig.run_for(STEP_MS * 10)
+    lit = [(x, y) for x in range(8) for y in range(8) if max(rig.pixel(x, y)) > 0]
+    assert lit and all(1 <= y <= 5 for x, y in lit) and app.banner is not None
+    count = app.board.count
+    rig.press()
+    assert app.banner is None and app.board.count == count  # the press only ended the text
+    rig.long_press()
+    assert app.state == MENU

@@ -1,0 +1,175 @@
+"""The web API's logic on the real App (fake hardware), without sockets: runs in the
+MicroPython VM too. Pairing, field-by-field validation, writes queued for the app and
+applied at a safe point, a new game that stops the AI's search at its next poll."""
+import json
+
+from connect4.app.game import PLAY, THINK, CHOSEN, HELD
+from connect4.net.api import Api, parse_body, MAX_BODY
+from connect4.net.pairing import Pairing, MAX_TRIES
+from connect4.net.netconf import NetConf
+from fakes import Rig, tmpdir
+
+
+class Counter:
+    """Deterministic bytes for codes and tokens."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, k):
+        out = bytearray(k)
+        for i in range(k):
+            self.n += 1
+            out[i] = (self.n * 37 + 11) & 0xFF
+        return bytes(out)
+
+
+def setup(name, mode="two", first="red", level=1):
+    rig = Rig(name)
+    rig.store.settings.update({"mode": mode, "level": level, "first": first})
+    rig.run_for(1600)
+    pairing = Pairing(randbytes=Counter(), clock_ms=rig.clock.ticks_ms)
+    netconf = NetConf(tmpdir(name + "w"), randbytes=Counter()).load()
+    api = Api(rig.app, pairing, netconf)
+    status, body = api.pair(json.dumps({"code": pairing.code}).encode())
+    assert status == 200, body
+    return rig, api, "Bearer " + body["token"]
+
+
+def body(obj):
+    return json.dumps(obj).encode()
+
+
+def test_state_of_a_new_game_has_the_documented_fields():
+    rig, api, auth = setup("api1")
+    status, s = api.state()
+    assert status == 200
+    assert s["moves"] == "" and s["mode"] == "two" and s["turn"] == "red" and s["result"] is None
+    assert s["thinking"] is False and s["winning"] == [] and s["human"] is True
+    assert 1 <= s["level"] <= 8 and s["state"] == "play"
+    json.dumps(s)  # all of it is JSON
+
+
+def test_pairing_wrong_codes_lock_it_and_draw_a_new_code():
+    rig, api, auth = setup("api2")
+    pairing = api.pairing
+    code = pairing.code
+    wrong = "0000" if code != "0000" else "1111"
+    assert api.pair(body({"code": wrong}))[0] == 403
+    assert api.pair(body({"code": 1234}))[0] == 400
+    assert api.pair(b"{")[0] == 400
+    for _ in range(MAX_TRIES - 1):
+        api.pair(body({"code": wrong}))
+    assert pairing.code != code  # a new code after too many misses
+    assert api.pair(body({"code": pairing.code}))[0] == 429  # locked, even for the right code
+    rig.clock.sleep_ms(61000)
+    status, got = api.pair(body({"code": pairing.code}))
+    assert status == 200 and len(got["token"]) == 24
+
+
+def test_writes_need_a_session():
+    rig, api, auth = setup("api3")
+    for bad in (None, "", "Bearer", "Bearer x", "Basic " + auth[7:], auth + "0", auth[:-1]):
+        assert api.move(bad, body({"column": 4}))[0] == 401
+        assert api.new(bad, b"{}")[0] == 401
+        assert api.set_settings(bad, body({"brightness": 2}))[0] == 401
+    assert rig.app.commands == [] and rig.app.board.count == 0
+
+
+def test_a_move_is_validated_field_by_field_and_applied_by_the_app():
+    rig, api, auth = setup("api4")
+    for bad in (b"", b"{", b"[4]", b'"4"', b"\xff\xfe", body({"column": "4"}), body({"column": 4.0}),
+                body({"column": True}), body({"column": 0}), body({"column": 8}), body({"col": 4}),
+                body({"column": 4, "x": 1}), body({"column": None}), b"{}"):
+        status, err = api.move(auth, bad)
+        assert status == 400 and isinstance(err["error"], str), (bad, status, err)
+    assert api.move(auth, b"x" * (MAX_BODY + 1))[0] == 413
+    assert rig.app.commands == [] and rig.app.board.count == 0  # nothing changed
+    assert api.move(auth, body({"column": 4})) == (200, {"queued": "move", "column": 4})
+    assert api.move(auth, body({"column": 5}))[0] == 409  # the first is not applied yet
+    rig.run_for(10)
+    assert rig.app.board.moves_string() == "4"
+    assert api.move(auth, body({"column": 5}))[0] == 409  # the disc is still falling
+    rig.run_until(lambda: rig.app.state == PLAY)
+    assert api.state()[1]["turn"] == "yellow"
+
+
+def test_a_full_column_and_the_ais_turn_are_409():
+    rig, api, auth = setup("api5")
+    for _ in range(6):
+        assert api.move(auth, body({"column": 1}))[0] == 200
+        rig.run_until(lambda: rig.app.state == PLAY and not rig.app.commands)
+    status, err = api.move(auth, body({"column": 1}))
+    assert status == 409 and "full" in err["error"]
+    rig2, api2, auth2 = setup("api5b", mode="ai", first="yellow", level=1)  # the AI starts
+    rig2.run_until(lambda: rig2.app.state in (THINK, CHOSEN, HELD))
+    assert api2.move(auth2, body({"column": 4}))[0] == 409
+
+
+def test_a_winning_line_is_reported_one_based():
+    rig, api, auth = setup("api6")
+    for col in (1, 2, 1, 2, 1, 2, 1):
+        assert api.move(auth, body({"column": col}))[0] == 200
+        rig.run_until(lambda: not rig.app.commands and rig.app.state != 3)
+    s = api.state()[1]
+    assert s["result"] == "red" and s["state"] == "over" and not s["human"]
+    assert sorted(s["winning"]) == [[1, 1], [1, 2], [1, 3], [1, 4]]
+    status, g = api.games()  # the game's record, from the flash
+    assert status == 200 and g["records"] is True and len(g["games"]) == 1
+    game = g["games"][0]
+    assert game["moves"] == "1212121" and game["result"] == "red" and game["mode"] == "two"
+    assert game["first"] == "red" and len(game["marks"]) == 7
+
+
+def test_a_new_game_while_the_ai_thinks_stops_the_search_at_its_next_poll():
+    rig, api, auth = setup("api7", mode="ai", first="red", level=8)
+    polls = []
+    app = rig.app
+    assert api.move(auth, body({"column": 4}))[0] == 200  # then the AI thinks
+
+    def pump():  # what the server does at each round: here, a new game arrives at the 3rd poll
+        if app.thinking:
+            polls.append(app.think_nodes)
+            if len(polls) == 3:
+                assert api.new(auth, body({"mode": "two", "first": "red"}))[0] == 200
+    app.pump = pump
+    rig.run_until(lambda: rig.store.settings["mode"] == "two", 20000)
+    assert len(polls) == 3  # the search stopped at the poll that saw the request
+    assert app.board.count == 0 and app.mode == 1 and app.state == PLAY and not app.interrupt
+
+
+def test_bad_new_game_and_settings_fields_change_nothing():
+    rig, api, auth = setup("api8")
+    before = dict(rig.app.settings)
+    for bad in ({"mode": "chess"}, {"level": 9}, {"level": "3"}, {"level": True}, {"first": 1},
+                {"blunder": 3}, {"blunder": False}, {"brightness": 5}, {"x": 1}):
+        assert api.new(auth, body(bad))[0] == 400, bad
+    for bad in ({"brightness": 0}, {"brightness": 8}, {"brightness": 2.0}, {"level": 0},
+                {"wifi": "x"}, {"wifi": {"ssid": "a"}}, {"wifi": {"ssid": "a", "password": "short"}},
+                {"wifi": {"ssid": "a" * 33, "password": ""}}, {"wifi": {"ssid": 1, "password": ""}},
+                {"brightness": 3, "bogus": 1}):
+        assert api.set_settings(auth, body(bad))[0] == 400, bad
+    rig.run_for(10)
+    assert rig.app.settings == before and rig.app.commands == []
+
+
+def test_settings_apply_and_wifi_credentials_are_never_returned():
+    rig, api, auth = setup("api9")
+    assert api.set_settings(auth, body({"brightness": 7, "level": 5}))[0] == 200
+    rig.run_for(10)
+    assert rig.app.settings["brightness"] == 7 and rig.app.settings["level"] == 5
+    assert api.set_settings(auth, body({"wifi": {"ssid": "HomeNet", "password": "secret-pass"}}))[0] == 200
+    status, s = api.settings()
+    text = json.dumps(s)
+    assert status == 200 and s["wifi"] == {"configured": True}
+    assert "HomeNet" not in text and "secret-pass" not in text and api.netconf.ap_password not in text
+    assert s["brightness"] == 7 and len(s["stats"]["ai"]) == 8
+    again = NetConf(api.netconf.path[:-len("wifi.json")]).load()  # kept on flash
+    assert again.ssid == "HomeNet" and again.password == "secret-pass"
+    assert again.ap_password == api.netconf.ap_password and len(again.ap_password) == 12
+
+
+def test_parse_body_gives_objects_only():
+    assert parse_body(b'{"a": 1}') == (None, {"a": 1})
+    assert parse_body(b"")[1] == {}
+    assert parse_body(b"[]")[0] == 400 and parse_body(b"nul")[0] == 400
