@@ -109,3 +109,25 @@ def test_every_player_of_the_ladder_plays_legal_moves():
             continue  # the search is tested elsewhere; keep this test quick
         col = ladder.make_player(name, rng.randrange(1000))(board)
         assert board.can_play(col), name
+
+
+def test_adjacent_credits_each_pair_to_the_higher_level(monkeypatch):
+    def higher_wins(job):  # the higher level wins every game, first or second
+        first, second, opening, seed = job
+        return first, second, 1.0 if first > second else 0.0
+
+    def first_wins(job):
+        first, second, opening, seed = job
+        return first, second, 1.0
+
+    monkeypatch.setattr(ladder, "play", higher_wins)
+    assert ladder.adjacent(SerialPool(), 4, top=4) == [(2, 4.0), (3, 4.0), (4, 4.0)]
+    monkeypatch.setattr(ladder, "play", first_wins)  # each side first in half the games
+    assert ladder.adjacent(SerialPool(), 4, top=3) == [(2, 2.0), (3, 2.0)]
+
+
+def test_adjacent_games_are_real_and_reproducible():
+    rows = ladder.adjacent(SerialPool(), 2, top=3)
+    assert [level for level, _ in rows] == [2, 3]
+    assert all(0 <= p <= 2 for _, p in rows)
+    assert rows == ladder.adjacent(SerialPool(), 2, top=3)

@@ -9,7 +9,8 @@ on the board), a random mover, the classic tutorial depth-5 AI
 bitbully; random among its best moves). Every pair plays `games` games: from
 the empty board and the two-move openings of tools/common.OPENINGS in turn,
 each player first in every other game, every game seeded. The same command
-gives the same games and the same table.
+gives the same games and the same table. `--adjacent` plays instead each
+level against the one below it only, as many games a pair (`adjacent`).
 
 The fit (`fit_elo`): the Bradley-Terry model, in which player i scores
 against j with probability 1 / (1 + 10^((R_j - R_i) / 400)); a draw counts
@@ -141,6 +142,40 @@ def ladder(pool, games, players=PLAYERS):
     return players, ratings, points, played
 
 
+def adjacent(pool, games, top=levels.MAX_LEVEL):
+    """Each level from 2 to `top` against the level below it, `games` games a
+    pair, scheduled as in the round robin; returns [(level, its points)].
+    A direct check of the ladder's order: a round robin of a few games a pair
+    rates neighbours close in strength less surely than their own match does."""
+    jobs = []
+    for level in range(2, top + 1):
+        jobs += schedule(("L%d" % (level - 1), "L%d" % level), games)
+    rows = pool.map(play, jobs, chunksize=1)
+    points = {}
+    for first, second, p in rows:
+        upper = max(first, second)  # "L<n>": the higher level
+        points[upper] = points.get(upper, 0.0) + (p if first == upper else 1 - p)
+    return [(level, points["L%d" % level]) for level in range(2, top + 1)]
+
+
+def report_adjacent(say, rows, games):
+    say("| level | against the level below | score | Elo difference |")
+    say("|---:|---:|---:|---:|")
+    for level, p in rows:
+        share = p / games
+        gap = 400 * math.log10(share / (1 - share)) if 0 < share < 1 else float("inf") * (share - 0.5)
+        say("| %d | %s-%s | %.1f%% | %+.0f |" % (level, _points(p), _points(games - p), 100 * share, gap))
+    say()
+    say("Every pair played %d games (the empty board and the two-move openings, each first "
+        "in turn, seeded; a draw half a point); the Elo difference is the one that score "
+        "implies (tools/bench/ladder.py --adjacent)." % games)
+    say()
+
+
+def _points(p):
+    return ("%d" % p) if p == int(p) else ("%.1f" % p)
+
+
 def report(say, players, ratings, points, played, games):
     say("### The ladder: Elo from a round robin")
     say()
@@ -165,10 +200,19 @@ def main(argv=None):
     from tools import common
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games per pair (default 10)")
+    parser.add_argument("--adjacent", action="store_true",
+                        help="instead: each level against the one below (--top for the highest)")
+    parser.add_argument("--top", type=int, default=levels.MAX_LEVEL,
+                        help="with --adjacent: the highest level (default %d)" % levels.MAX_LEVEL)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if not 2 <= args.top <= levels.MAX_LEVEL:
+        parser.error("--top must be from 2 to %d" % levels.MAX_LEVEL)
     with multiprocessing.Pool(2) as pool:
+        if args.adjacent:
+            report_adjacent(common.Say(), adjacent(pool, args.games, args.top), args.games)
+            return 0
         result = ladder(pool, args.games)
     report(common.Say(), *result, games=args.games)
     return 0

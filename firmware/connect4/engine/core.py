@@ -79,7 +79,7 @@ _ROOTN = const(_ABORT + 1)  # discs at the root of this search
 _NODES = const(_ROOTN + 1)  # 4 bytes little endian: nodes searched
 _BUDGET = const(_NODES + 4)  # 4 bytes: node budget (0 = none)
 _POLLMASK = const(_BUDGET + 4)  # 2 bytes: poll the hook when nodes & mask == 0
-_TTMASK = const(_POLLMASK + 2)  # 2 bytes: table entries - 1
+_TTMASK = const(_POLLMASK + 2)  # 2 bytes: table buckets - 1
 _SCORE = const(_TTMASK + 2)  # 2 bytes: window + centre score for player 1, + _SCORE_BIAS
 _WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES)
 _ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
@@ -117,12 +117,18 @@ DEFAULT_WEIGHTS = (1, 4, 10, 6, 10, 40, 4, 8, 16)
 _KEY_TT_MOVE = const(255)  # the table's move
 _KEY_MAX = const(254)  # any other move at most
 
-# Transposition table: TT_ENTRY bytes an entry, indexed by the hash's low bits,
-# in the same buffer as the arena, from ARENA_SIZE on (one ptr8 a node, not two:
-# on the chip each costs about as much as a small function call).
-# A stored score is a searched node's best, so it stays within
+# Transposition table: TT_ENTRY bytes an entry, in the same buffer as the
+# arena, from ARENA_SIZE on (one ptr8 a node, not two: on the chip each costs
+# about as much as a small function call). Two entries make a bucket, indexed
+# by the hash's low bits: the first keeps the deepest search (a store replaces
+# it only when at least as deep; the entry it displaces moves to the second),
+# the second takes every other store. A probe looks at both. In a table far smaller than a search
+# (some 25,000 stores into 2,048 entries at the top level), the deep entries
+# near the root, which save the most nodes, so survive the flood of shallow
+# ones. A stored score is a searched node's best, so it stays within
 # +-(WIN + DISCS + 1) and fits 12 bits; depths stay below 64 (42 plies at most).
 TT_ENTRY = const(5)
+_BUCKET = const(2 * TT_ENTRY)
 # An entry starts with its check: 2 bytes little endian, hash bits _CHECK_SHIFT..
 _TT_SCORE = const(2)  # score + _TT_BIAS, low 8 bits
 _TT_MOVE = const(_TT_SCORE + 1)  # score + _TT_BIAS, high 4 bits | best move << _MOVE_SHIFT
@@ -238,8 +244,9 @@ def prepare(arena, tt_entries, budget, poll_mask):
     set_budget(arena, budget)
     arena[_POLLMASK] = poll_mask & 0xFF
     arena[_POLLMASK + 1] = poll_mask >> 8
-    arena[_TTMASK] = (tt_entries - 1) & 0xFF
-    arena[_TTMASK + 1] = (tt_entries - 1) >> 8
+    buckets = tt_entries // 2
+    arena[_TTMASK] = (buckets - 1) & 0xFF
+    arena[_TTMASK + 1] = (buckets - 1) >> 8
 
 
 def set_budget(arena, budget):
@@ -565,15 +572,17 @@ def negamax(arena, depth: int, h: int) -> int:
             return alpha
     if depth <= 0:  # only the root's first iteration calls a node at the horizon
         return int(horizon(arena, player))
-    ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * TT_ENTRY
+    ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * _BUCKET
     check = (h >> _CHECK_SHIFT) & _CHECK_MASK
     tt_move = _NO_MOVE
-    stored = p[ti] | (p[ti + 1] << 8)  # the check
-    df = p[ti + _TT_DEPTH]
-    if stored == check and (df & _FLAG_MASK) != 0:
-        tt_move = p[ti + _TT_MOVE] >> _MOVE_SHIFT
+    te = ti  # the entry probed: the deep slot if its check matches, else the other one
+    if (p[ti] | (p[ti + 1] << 8)) != check:
+        te = ti + TT_ENTRY
+    df = p[te + _TT_DEPTH]
+    if (p[te] | (p[te + 1] << 8)) == check and (df & _FLAG_MASK) != 0:
+        tt_move = p[te + _TT_MOVE] >> _MOVE_SHIFT
         if (df >> _FLAG_BITS) >= depth:
-            sc = (p[ti + _TT_SCORE] | ((p[ti + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
+            sc = (p[te + _TT_SCORE] | ((p[te + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
             flag = df & _FLAG_MASK
             if flag == _EXACT:
                 return sc
@@ -855,11 +864,22 @@ def negamax(arena, depth: int, h: int) -> int:
         flag = _UPPER
     elif best >= beta:
         flag = _LOWER
-    if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth or stored != check:
-        p[ti] = check & 0xFF
-        p[ti + 1] = check >> 8
-        v = best + _TT_BIAS
-        p[ti + _TT_SCORE] = v & 0xFF
-        p[ti + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
-        p[ti + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
+    # Store: into the deep slot if at least as deep as its entry, which then
+    # moves to the other slot unless it is this very position; else into the
+    # other slot (beside a deeper entry of this very position, if so: the
+    # probe finds the deeper one first).
+    te = ti + TT_ENTRY
+    if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth:
+        if (p[ti] | (p[ti + 1] << 8)) != check:  # read anew: the subtree stores too
+            k = 0
+            while k < TT_ENTRY:
+                p[te + k] = p[ti + k]
+                k += 1
+        te = ti
+    p[te] = check & 0xFF
+    p[te + 1] = check >> 8
+    v = best + _TT_BIAS
+    p[te + _TT_SCORE] = v & 0xFF
+    p[te + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
+    p[te + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
     return best
