@@ -140,6 +140,30 @@ def malformed(rng, n):
     return [kinds[rng.randrange(len(kinds))]() for _ in range(n)]
 
 
+def test_a_live_page_gone_while_its_headers_are_written_frees_its_slot(board, monkeypatch):
+    """microdot cancels a live stream's task when writing its body fails, not when writing
+    its headers does: such a stream stayed counted (and fed events) for good, and under
+    load the thousand-requests test below found it (a vanished page, now and then)."""
+    original = server_mod._Writer.awrite
+    armed = [True]
+
+    async def awrite(self, data):
+        if armed[0] and data.startswith(b"HTTP/1.0 200"):
+            armed[0] = False
+            raise OSError(104)  # connection reset by peer
+        return await original(self, data)
+    monkeypatch.setattr(server_mod._Writer, "awrite", awrite)
+    s = socket.create_connection(("127.0.0.1", board.port), timeout=10)
+    try:
+        s.sendall(b"GET /api/events HTTP/1.0\r\n\r\n")
+        board.wait(lambda: not armed[0], what="the headers' write failed")
+        board.wait(lambda: board.server.web.streams == 1, what="the stream's task running")
+        board.wait(lambda: board.server.web.streams == 0 and board.server.web.clients == 0,
+                   seconds=20, what="the stream's slot freed")
+    finally:
+        s.close()
+
+
 def test_a_thousand_malformed_requests_leave_the_server_serving_and_the_game_unchanged(board):
     rng = random.Random(12)
     before = board.request("GET", "/api/state")[1]

@@ -35,6 +35,7 @@ MAX_LINES = const(24)
 MAX_LINE = const(512)
 EVENT_MS = const(200)  # how often a live stream looks for a change
 KEEPALIVE_MS = const(5000)  # also how soon a vanished live page frees its slot
+STUCK_MS = const(5400)  # events queued this long with nobody writing them: the answer is gone
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
 PAGE = "page.html.gz"
 
@@ -238,7 +239,14 @@ class Server:
             try:
                 last = None
                 quiet = 0
+                stuck = 0
                 while True:
+                    # microdot cancels this task when writing the body fails, but not when
+                    # the headers' write does (a page gone at once): then nobody ever takes
+                    # the events, and a live writer takes them within WRITE_MS or is dropped
+                    stuck = stuck + EVENT_MS if sse.queue else 0
+                    if stuck > STUCK_MS:
+                        return
                     text = json.dumps(api.state()[1])
                     if text != last:
                         await sse.send(text, event="state")
