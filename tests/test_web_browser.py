@@ -62,6 +62,11 @@ def disc(driver, col, row):
     return "red" if "red" in classes else "yellow" if "yellow" in classes else None
 
 
+def abandoned_games(driver):
+    """The page's recorded-games items of abandoned games against the AI."""
+    return [li for li in driver.find_elements("css selector", "#games li") if " ai: abandoned" in li.text]
+
+
 def discs_on_page(driver):
     return len(driver.find_elements("css selector", ".cell.red, .cell.yellow"))
 
@@ -111,9 +116,8 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
         board.wait(lambda: page_moves(browser) != seen, what="another demo move on the page")
         # the game left for the demo was recorded: the page lists it and replays it move by move,
         # while the live board goes on underneath
-        board.wait(lambda: [li for li in browser.find_elements("css selector", "#games li")
-                            if " ai: abandoned" in li.text], what="the abandoned game listed")
-        item = [li for li in browser.find_elements("css selector", "#games li") if " ai: abandoned" in li.text][0]
+        board.wait(lambda: abandoned_games(browser), what="the abandoned game listed")
+        item = abandoned_games(browser)[0]
         recorded = item.text.split(" · ")[1].split()[0]
         assert recorded.startswith("4") and len(recorded) >= 2
         item.find_element("tag name", "button").click()

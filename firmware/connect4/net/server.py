@@ -35,7 +35,7 @@ MAX_LINES = const(24)
 MAX_LINE = const(512)
 EVENT_MS = const(200)  # how often a live stream looks for a change
 KEEPALIVE_MS = const(5000)  # also how soon a vanished live page frees its slot
-STUCK_MS = const(5400)  # events queued this long with nobody writing them: the answer is gone
+STUCK_MS = const(WRITE_MS + 2 * EVENT_MS)  # events queued this long with nobody writing them: the answer is gone
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
 PAGE = "page.html.gz"
 
