@@ -19,6 +19,9 @@ moves and result; --script FILE plays timed input (lines `TIME ACTION [ARG]`,
 TIME in ms or +ms after the previous line; actions: left, right, press, long,
 hold MS, down, up, wait MS, hint, quit); --record FILE writes an animated GIF (or a
 PNG of the last frame, or PNG frames with a %d pattern).
+A headless run against the AI or between two players needs someone on a
+person's side (--script, or --web and a browser): `--games N` without either
+is refused at once, and a run whose script ends while a person is to move stops.
 
 --web PORT serves the board's web page and JSON API (connect4/net, the very
 firmware code the board runs with Wi-Fi on) on 127.0.0.1:PORT (--web-host to
@@ -247,6 +250,12 @@ def preset_settings(args, cfg):
     store.save()
 
 
+def saved_mode(cfg):
+    """The mode the board starts in: the settings file's (after --mode)."""
+    from connect4.app.assemble import settings_store
+    return settings_store(cfg).settings["mode"]
+
+
 class Firmware:
     """Runs main.py (again after a simulated reset) and watches the stop conditions.
 
@@ -266,6 +275,7 @@ class Firmware:
         self.games = []
         self.ended = None  # why main.py returned: safe, crashed, ...
         self.error = None
+        self.stuck = None  # why a headless run stopped early: a person's move that cannot come
         self.server = None  # --web: the firmware's web server, made at the first start of the app
         self.pairing = None
         if args.web:
@@ -309,10 +319,24 @@ class Firmware:
                 self.quit = True
             if self.args.seconds and now_ms() >= self.args.seconds * 1000:
                 self.quit = True
+            if self.args.games and not self.quit and self.waits_for_nobody():
+                self.stuck = ("game %d waits for a person's move and the script has no more input: "
+                              "end the script with `quit`, or give it the moves" % (len(self.games) + 1))
+                self.quit = True
         machine.run_pending()
         machine.check_watchdogs()
         if self.quit:
             raise SimExit()
+
+    def waits_for_nobody(self):
+        """Headless, no web: the game waits for a person's move and no input will ever come
+        (the script has run out; a game in progress never turns into the demo by itself)."""
+        from connect4.app import game
+        app = self.app
+        return (app is not None and not self.args.web and app.state == game.PLAY
+                and app.mode != game.MODE_DEMO and not app.ai_to_move()
+                and not self.controls.queue and self.controls.quit_at is None
+                and not self.cfg["demo_idle_game_ms"])
 
     def run(self):
         from connect4 import boot
@@ -397,6 +421,8 @@ def run_headless(args, cfg, fw):
     if fw.error is not None:
         raise fw.error
     print("%d game(s) in %.1f s of board time" % (len(fw.games), now_ms() / 1000.0))
+    if fw.stuck:
+        return fail(fw.stuck)
     return 0
 
 
@@ -518,6 +544,14 @@ def main(argv=None, prog="make sim"):
             raise UsageError("the simulator draws in a terminal and reads its keys: run it in "
                              "one (stdin and stdout), or use --headless")
         preset_settings(args, cfg)
+        if args.headless and args.games and not (args.script or args.web):
+            mode = saved_mode(cfg)
+            if mode != "demo":
+                raise UsageError(
+                    "--games %d: in %s mode nobody plays a person's side when headless, so no game "
+                    "would end: use --mode demo (the AI plays both sides), --script FILE (the "
+                    "person's moves) or --web PORT (play them from a browser)"
+                    % (args.games, {"ai": "vs AI", "two": "two-player"}.get(mode, mode)))
         if args.web:
             check_port(args.web_host, args.web)
     except UsageError as e:

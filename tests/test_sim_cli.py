@@ -250,3 +250,31 @@ def test_quick_keys_do_not_queue_without_bound():
     assert sim.feed_key(controls, "press", later)  # once played out, keys are taken again
     enc = Controls(load_config("encoder"))
     assert sum(sim.feed_key(enc, "right", now) for _ in range(200)) < 20
+
+
+# ---- a headless run that nobody could finish
+
+@pytest.mark.parametrize("mode", [None, "ai", "two"])
+def test_headless_games_with_nobody_on_a_persons_side_is_refused_at_once(tmp_path, mode):
+    """`--headless --games 1` in the default AI mode used to run for ever: nobody plays
+    the person's side there. Refused at start, saying what to use instead."""
+    args = ["--headless", "--flash", str(tmp_path / "flash"), "--games", "1"]
+    r = run(args + (["--mode", mode] if mode else []), timeout=60)
+    assert_usage_error(r, "--games", "--mode demo", "--script", "--web")
+
+
+def test_a_script_that_runs_out_before_the_games_end_stops_the_run(tmp_path):
+    """A person's side played by a script that ends too early: the run stops, saying why,
+    rather than waiting for ever (here: one disc, then nothing more)."""
+    script = tmp_path / "one.script"
+    script.write_text("2600 press\n")
+    r = run(["--headless", "--flash", str(tmp_path / "flash"), "--mode", "two", "--games", "1",
+             "--script", str(script)], timeout=60)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "waits for a person's move" in r.stderr and "script" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_headless_ai_mode_with_a_script_or_seconds_still_runs(tmp_path):
+    r = run(["--headless", "--flash", str(tmp_path / "flash"), "--seconds", "3"], timeout=60)
+    assert r.returncode == 0, r.stderr
