@@ -70,7 +70,7 @@ COMMON = {
     # Wi-Fi (the menu turns it on; off at every power-on): the web page and API
     "web_host": "0.0.0.0",
     "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on (5 KB instead of 10 KB)
-    "web_port": 80,
+    "web_port": 80,  # 0: no page served (the simulator without --web)
 }
 
 PRESETS = {

@@ -27,7 +27,8 @@ is refused at once, and a run whose script ends while a person is to move stops.
 firmware code the board runs with Wi-Fi on) on 127.0.0.1:PORT (--web-host to
 change), and prints `web: http://127.0.0.1:PORT/ pairing code NNNN` first.
 With --headless the clock is then real (browsers keep real time) and the run
-lasts until Ctrl-C, --seconds or --games.
+lasts until Ctrl-C, --seconds or --games. No port opens without --web: the
+menu's Wi-Fi item then brings up the stub radio and serves no page.
 
 Game records: the board appends every game to games.txt in its flash (the
 simulator's folder too); the simulator marks every move with the host's
@@ -193,7 +194,9 @@ def firmware_config(args):
         config = importlib.reload(config)
     except Exception as e:  # noqa: B902  (a broken config.py: say what and where)
         raise UsageError("firmware/config.py cannot be loaded: %s: %s" % (type(e).__name__, e))
-    overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), "")}
+    overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), ""),
+                 # the menu's Wi-Fi: a page only with --web (its server), on --web-host only
+                 "web_host": args.web_host, "web_port": args.web or 0}
     # the opening book the board gets from `make deploy`; --no-book plays without it
     overrides["book_path"] = "" if args.no_book else os.path.join(host_sim.FIRMWARE, "book.bin")
     if args.seed is not None:
@@ -397,16 +400,22 @@ def print_reviews(source):
     return 0
 
 
+def real_time(controls):
+    """The real clock from now on; a script's times count from now. Returns now (ms)."""
+    CLOCK.make_real()
+    start = now_ms()
+    if controls.queue:
+        import heapq
+        controls.queue = [(t + start,) + tuple(rest) for (t, *rest) in controls.queue]
+        heapq.heapify(controls.queue)
+    if controls.quit_at is not None:
+        controls.quit_at += start
+    return start
+
+
 def run_headless(args, cfg, fw):
     if args.web:
-        CLOCK.make_real()  # a browser keeps real time; runs until Ctrl-C, --seconds or --games
-        start = now_ms()
-        if fw.controls.queue:
-            fw.controls.queue = [(t + start,) + rest for (t, *rest) in fw.controls.queue]
-            import heapq
-            heapq.heapify(fw.controls.queue)
-        if fw.controls.quit_at is not None:
-            fw.controls.quit_at += start
+        start = real_time(fw.controls)  # a browser keeps real time; runs until Ctrl-C, --seconds or --games
         if args.seconds:
             args.seconds += start / 1000.0
         fw.run()
@@ -445,14 +454,7 @@ def feed_key(controls, key, now, backlog_ms=KEY_BACKLOG_MS):
 def run_interactive(args, cfg, fw, panel):
     from host_sim.term import Terminal, render, HELP
     from host_sim.status import status_line
-    CLOCK.make_real()
-    start = now_ms()
-    if fw.controls.queue:  # a script: its times count from now
-        fw.controls.queue = [(t + start,) + rest for (t, *rest) in fw.controls.queue]
-        import heapq
-        heapq.heapify(fw.controls.queue)
-    if fw.controls.quit_at is not None:
-        fw.controls.quit_at += start
+    start = real_time(fw.controls)
     thread = threading.Thread(target=fw.run, name="firmware", daemon=True)
     shown = None
     title = "Connect 4 board simulator - preset %s - %s" % (

@@ -69,7 +69,7 @@ def status_line(app, last_game=None, save_error=None):
     if save_error:
         text = "! " + save_error + " | "
     if app.state == game.MENU:
-        return text + menu_text(app.menu)
+        return text + menu_text(app.menu) + wifi_note(app)
     if app.mode == game.MODE_DEMO:
         text += "demo: level %d (red) vs level %d (yellow)" % tuple(app.demo_levels)
     elif app.mode == game.MODE_AI:
@@ -104,4 +104,12 @@ def status_line(app, last_game=None, save_error=None):
         text += ": " + result_text(last_game)
     if app.dimmed:
         text += " | dimmed"
-    return text
+    return text + wifi_note(app)
+
+
+def wifi_note(app):
+    """The menu's Wi-Fi on in a simulator that serves no page (no --web): say how to get one."""
+    link = app.link
+    if link is not None and link.address and app.web is None:
+        return " | Wi-Fi on, no page: --web PORT serves it"
+    return ""

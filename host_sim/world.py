@@ -239,8 +239,8 @@ class Sim:
         machine.reset_world()
         CLOCK.make_virtual(0)
         CLOCK.hooks[:] = [self._tick]
-        # Wi-Fi turned on from the menu serves on an ephemeral loopback port:
-        # a simulated world never takes the host's port 80 or its network.
+        # Wi-Fi turned on from the menu serves no page unless the overrides give a port
+        # (then on loopback): a simulated world never takes the host's port 80 or its network.
         opts = {"flash_dir": os.path.join(flash_dir, ""), "seed": seed,
                 "web_host": "127.0.0.1", "web_port": 0}
         opts.update(overrides or {})

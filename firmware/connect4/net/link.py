@@ -81,13 +81,15 @@ class Link:
         self.joining_since = None
         app = self.app
         web = getattr(app, "web", None)
-        if web is None:
+        if web is not None:
+            app.pump = web.pump
+        elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
             self.server = Server(app, Pairing(), self.netconf).start(self.cfg["web_host"],
                                                                     self.cfg["web_port"])
-        else:
-            app.pump = web.pump
+        else:  # web_port 0: no page served (the simulator without --web)
+            app.pump = None
         self.show(now)
 
     def _failed(self, e, now):
