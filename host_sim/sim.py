@@ -25,7 +25,9 @@ is refused at once, and a run whose script ends while a person is to move stops.
 
 --web PORT serves the board's web page and JSON API (connect4/net, the very
 firmware code the board runs with Wi-Fi on) on 127.0.0.1:PORT (--web-host to
-change), and prints `web: http://127.0.0.1:PORT/ pairing code NNNN` first.
+change); the terminal board keeps `web: http://127.0.0.1:PORT/ pairing code NNNN`
+in view under its status line, with the current code; --headless prints that
+line once the server listens, and every new code drawn after wrong ones.
 With --headless the clock is then real (browsers keep real time) and the run
 lasts until Ctrl-C, --seconds or --games. No port opens without --web: the
 menu's Wi-Fi item then brings up the stub radio and serves no page.
@@ -281,13 +283,26 @@ class Firmware:
         self.stuck = None  # why a headless run stopped early: a person's move that cannot come
         self.server = None  # --web: the firmware's web server, made at the first start of the app
         self.pairing = None
+        self.code_shown = None  # the pairing code last printed (--web)
         if args.web:
             from connect4.net.pairing import Pairing
             self.pairing = Pairing()
 
     def web_line(self):
+        """--web: the address and the current pairing code (the terminal board's last line)."""
+        if self.server is None:
+            return "web: starting on %s:%d" % (self.args.web_host, self.args.web)
         return "web: http://%s:%d/ pairing code %s" % (self.args.web_host, self.args.web,
                                                        self.pairing.code)
+
+    def new_code(self):
+        """--web --headless: print a pairing code drawn after wrong ones locked pairing."""
+        code = self.pairing.code
+        if code != self.code_shown:
+            from connect4.net.pairing import MAX_TRIES, LOCK_MS
+            self.code_shown = code
+            print("web: new pairing code %s (after %d wrong codes; pairing is locked for %d s)"
+                  % (code, MAX_TRIES, LOCK_MS // 1000), flush=True)
 
     def serve(self, app):
         """--web: the firmware's server on the running app (kept across restarts of the app)."""
@@ -298,6 +313,9 @@ class Firmware:
         from connect4.net.netconf import NetConf
         netconf = NetConf(self.cfg["flash_dir"]).load()
         self.server = Server(app, self.pairing, netconf).start(self.args.web_host, self.args.web)
+        self.code_shown = self.pairing.code
+        if self.args.headless:  # listening now: the app's loop answers from its next step
+            print(self.web_line(), flush=True)
 
     def listen(self, kind, data):
         if kind == "app":
@@ -322,6 +340,8 @@ class Firmware:
                 self.quit = True
             if self.args.seconds and now_ms() >= self.args.seconds * 1000:
                 self.quit = True
+            if self.server is not None:
+                self.new_code()
             if self.args.games and not self.quit and self.waits_for_nobody():
                 self.stuck = ("game %d waits for a person's move and the script has no more input: "
                               "end the script with `quit`, or give it the moves" % (len(self.games) + 1))
@@ -459,8 +479,6 @@ def run_interactive(args, cfg, fw, panel):
     shown = None
     title = "Connect 4 board simulator - preset %s - %s" % (
         cfg["preset"], "chip speed" if args.chip_speed else "host speed")
-    if args.web:
-        title += " - " + fw.web_line()
     help_text = HELP.get(cfg["input"], HELP["encoder"])
     with Terminal() as term:
         thread.start()
@@ -483,13 +501,14 @@ def run_interactive(args, cfg, fw, panel):
                 else:
                     status = status_line(app, fw.games[-1] if fw.games else None,
                                          app.store.save_error)
-                frame = (tuple(panel.pixels), cols, rows, status)
+                web = fw.web_line() if args.web else None
+                frame = (tuple(panel.pixels), cols, rows, status, web)
                 if term.resized or frame != shown:
                     if term.resized:
                         term.write("\x1b[2J")
                         term.resized = False
                     term.write(render(panel.pixels, panel.width, panel.height, cols, rows, title,
-                                      status, help_text))
+                                      status, help_text, web))
                     shown = frame
                 keys = term.read_keys(0.004 if fw.controls.queue else 0.02)
                 for key in keys:
@@ -571,8 +590,6 @@ def main(argv=None, prog="make sim"):
         controls.act(action, t, arg)
     pace = ChipPace(cfg, chip_nodes_per_second()) if args.chip_speed else None
     fw = Firmware(args, cfg, controls, pace)
-    if args.web:
-        print(fw.web_line(), flush=True)
     if recorder is not None:
         panel.listeners.append(lambda pixels: recorder.add(now_ms(), pixels))
     try:

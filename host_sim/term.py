@@ -73,20 +73,23 @@ def choose_disc(width, height, cols, rows, extra_rows=EXTRA_ROWS):
     return None
 
 
-def needed_size(width, height):
+def needed_size(width, height, extra_rows=EXTRA_ROWS):
     """(columns, rows) of the smallest picture of the board."""
-    return DISCS[-1][0] * width + 2, DISCS[-1][1] * height + EXTRA_ROWS
+    return DISCS[-1][0] * width + 2, DISCS[-1][1] * height + extra_rows
 
 
-def render(pixels, width, height, cols, rows, title, status, help_text=HELP["encoder"]):
+def render(pixels, width, height, cols, rows, title, status, help_text=HELP["encoder"], web=None):
     """The whole screen as one string (cursor addressed, no scrolling).
 
     Lit LEDs are discs in their screen colour; unlit ones dark holes. A
     terminal too small for the whole board gets a message instead of a cut board.
+    `web` (--web: the address and the current pairing code) is a line of its own
+    under the status, never cut by the board.
     """
-    disc = choose_disc(width, height, cols, rows)
+    extra = EXTRA_ROWS + (1 if web else 0)
+    disc = choose_disc(width, height, cols, rows, extra)
     if disc is None:
-        need = needed_size(width, height)
+        need = needed_size(width, height, extra)
         text = "terminal too small: need %dx%d, have %dx%d (make it bigger, or Q to quit)" % (
             need + (cols, rows))
         lines = textwrap.wrap(text, max(1, cols))[:max(1, rows)]
@@ -108,6 +111,8 @@ def render(pixels, width, height, cols, rows, title, status, help_text=HELP["enc
             out.append("".join(parts))
     out.append(pad + edge + "\x1b[K\r\n")
     out.append("\x1b[0m" + status[:cols] + "\x1b[K\r\n")
+    if web:
+        out.append(web[:cols] + "\x1b[K\r\n")
     out.append(help_text[:cols] + "\x1b[K\x1b[J")
     return "".join(out)
 

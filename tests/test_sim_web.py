@@ -72,3 +72,76 @@ def test_wifi_without_a_page_says_how_to_get_one(tmp_path, binds):
     finally:
         s.app.link.off()
         s.close()
+
+
+def pair(port, code):
+    import http.client
+    import json
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        c.request("POST", "/api/pair", json.dumps({"code": code}))
+        return c.getresponse().status
+    finally:
+        c.close()
+
+
+def wrong_codes(port, code):
+    """Five wrong codes in a row: pairing locks and draws a new code."""
+    from connect4.net.pairing import MAX_TRIES
+    wrong = "%04d" % ((int(code) + 1) % 10000)
+    return [pair(port, wrong) for _ in range(MAX_TRIES)]
+
+
+def test_headless_web_prints_every_new_pairing_code(tmp_path):
+    import subprocess
+    import sys
+    from webboard import free_port
+    port = free_port()
+    p = subprocess.Popen([sys.executable, "-m", "host_sim.sim", "--headless", "--temp-flash", "--mode",
+                          "two", "--web", str(port), "--seconds", "60"], cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=ROOT), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        while not line.startswith("web:"):
+            assert line, p.stderr.read()
+            line = p.stdout.readline()
+        code = line.split()[-1]
+        assert pair(port, code) == 200  # the line comes once the server answers
+        assert wrong_codes(port, code) == [403] * 4 + [403]
+        line = p.stdout.readline()
+        assert line.startswith("web: new pairing code "), line
+        new = line.split()[4]
+        assert len(new) == 4 and new.isdigit()
+        assert pair(port, new) == 429  # locked for a minute: then the new code pairs
+    finally:
+        p.terminate()
+        p.wait(10)
+
+
+@pytest.mark.skipif(not __import__("shutil").which("make"), reason="needs make")
+def test_the_terminal_board_keeps_the_address_and_the_current_code_in_view(tmp_path):
+    """Was: the web line was printed before the terminal board drew over it, and a new code
+    (after wrong ones locked pairing) was never shown: the simulator could not be paired again."""
+    import re
+    from test_sim_terminal import Session
+    from webboard import free_port
+    port = free_port()
+    s = Session("--temp-flash --mode two --web %d" % port)
+    try:
+        s.wait_for("web: http://127.0.0.1:%d/ pairing code " % port)
+        code = re.search(r"pairing code (\d{4})", s.text()).group(1)
+        s.wait_for("two players | play")
+        assert "pairing code " + code in s.text()  # still there with the board drawn
+        wrong_codes(port, code)
+        found = None
+        for _ in range(50):
+            s.pump(0.1)
+            m = re.search(r"pairing code (\d{4})", s.text())
+            if m and m.group(1) != code:
+                found = m.group(1)
+                break
+        assert found, s.text()
+        s.send("q", settle=0.5)
+    finally:
+        s.close()
