@@ -43,6 +43,7 @@ import os
 import socket
 import runpy
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -543,11 +544,44 @@ def main(argv=None, prog="make sim"):
         except UsageError as e:
             return fail(e)
     JUDGE[0] = _judge()
+    temps = []
+    saved = exit_on_signals()
+    try:
+        return run_board(args, temps)
+    finally:
+        for path in temps:  # --temp-flash: gone however the run ends
+            shutil.rmtree(path, ignore_errors=True)
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def exit_on_signals():
+    """SIGTERM and SIGHUP (a closed terminal) end the run as an exit does, so that its
+    `finally` clauses run (a throwaway flash removed, a recording saved). Returns the
+    handlers they replace."""
+    saved = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)  # (Windows has no SIGHUP)
+        if sig is not None:
+            try:
+                saved[sig] = signal.signal(sig, _exit_on_signal)
+            except ValueError:  # not the main thread: its handlers stay
+                pass
+    return saved
+
+
+def _exit_on_signal(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def run_board(args, temps):
+    """Everything but --review; a --temp-flash folder made is added to `temps`."""
     temp = None
     recorder = None
     try:
         if args.temp_flash:
             temp = args.flash = tempfile.mkdtemp(prefix="sim_flash-")
+            temps.append(temp)
         elif args.flash is None:
             args.flash = DEFAULT_FLASH
         prepare_flash(args.flash)
@@ -578,8 +612,6 @@ def main(argv=None, prog="make sim"):
     except UsageError as e:
         if recorder is not None:
             recorder.discard()
-        if temp:
-            shutil.rmtree(temp, ignore_errors=True)
         restore_config()
         return fail(e)
     if args.headless:
@@ -609,8 +641,6 @@ def main(argv=None, prog="make sim"):
             else:
                 n = recorder.save(now_ms())
                 print("recorded %d frame(s) to %s" % (n, recorder.path))
-        if temp:
-            shutil.rmtree(temp, ignore_errors=True)
         restore_config()
     return rc
 

@@ -148,9 +148,12 @@ class Terminal:
 
     def __exit__(self, *exc):
         import termios
-        self.write("\x1b[0m\x1b[?25h\x1b[?1049l")
-        if self.saved is not None:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        try:  # a closed terminal (SIGHUP) takes neither
+            self.write("\x1b[0m\x1b[?25h\x1b[?1049l")
+            if self.saved is not None:
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        except (OSError, termios.error):
+            pass
         signal.signal(signal.SIGWINCH, self._old_winch or signal.SIG_DFL)
         signal.signal(signal.SIGTERM, self._old_term or signal.SIG_DFL)
         return False

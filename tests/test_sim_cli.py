@@ -278,3 +278,51 @@ def test_a_script_that_runs_out_before_the_games_end_stops_the_run(tmp_path):
 def test_headless_ai_mode_with_a_script_or_seconds_still_runs(tmp_path):
     r = run(["--headless", "--flash", str(tmp_path / "flash"), "--seconds", "3"], timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+# ---- a throwaway flash goes, however the run ends
+
+def temp_flash_of(p):
+    line = p.stdout.readline()
+    assert line.startswith("board: ") and line.rstrip().endswith("(temporary)"), (line, p.stderr.read())
+    path = line.split(" flash ", 1)[1].rsplit(" (temporary)", 1)[0]
+    assert os.path.isdir(path)
+    return path
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_temp_flash_is_removed_on_sigterm_and_sighup(sig, tmp_path):
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "host_sim", "--headless", "--temp-flash", "--mode", "demo",
+                          "--seconds", "100000"], cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=ROOT, TMPDIR=str(tmp_path)),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        path = temp_flash_of(p)
+        p.stdout.readline()  # a game has been played: the flash has files
+        p.send_signal(getattr(signal, sig))
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode != 0  # killed by a signal is not a success
+    assert "Traceback" not in p.stderr.read()
+    assert not os.path.exists(path) and os.listdir(tmp_path) == []
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_temp_flash_is_removed_when_the_terminal_closes(tmp_path, monkeypatch):
+    """A closed terminal sends SIGHUP to the terminal board."""
+    import signal
+    from test_sim_terminal import Session
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    s = Session("--temp-flash --mode two")
+    try:
+        s.wait_for("two players | play")
+        assert [p for p in os.listdir(tmp_path) if p.startswith("sim_flash-")]
+        os.killpg(s.proc.pid, signal.SIGHUP)
+        s.proc.wait(30)
+    finally:
+        s.close()
+    assert os.listdir(tmp_path) == []
