@@ -72,17 +72,9 @@ $(STUBS_STAMP): requirements-stubs.txt typings/viper.pyi $(VENV_STAMP)
 sim: $(VENV_STAMP)
 	$(PY) -m host_sim.sim $(SIM_ARGS)
 
+# Each picture a scripted run of the simulator on a flash of its own (tools/docs/pictures.py).
 picture: $(VENV_STAMP)
-	rm -rf build/picture_flash
-	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
-		--script docs/board.script --record docs/board.gif
-	rm -rf build/picture_flash
-	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
-		--script docs/layout.script --record docs/layout.png
-	rm -rf build/picture_flash
-	$(PY) -m host_sim.sim --headless --flash build/picture_flash --mode two --seed 7 \
-		--script docs/replay.script --record docs/replay.gif
-	rm -rf build/picture_flash
+	$(PY) tools/docs/pictures.py
 
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine

@@ -17,6 +17,7 @@ HOLE = (26, 26, 30)  # an unlit LED: a hole in the board
 OFF = HOLE  # (old name)
 BOARD = (12, 12, 16)
 LIT_MIN = 96  # the darkest lit channel on screen (duty 1): far above the hole
+CELL = 32  # a recording's pixels per LED
 GIF_MIN_MS = 20  # GIF players show a frame for 20 ms at least: faster frames are merged
 
 
@@ -55,6 +56,14 @@ def draw(pixels, width, height, cell=24):
             color = screen_color(pixels[x + y * width]) or HOLE
             g.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
     return img
+
+
+def read_leds(image, width, height, cell=CELL):
+    """The screen colour of each LED of a picture `draw` made (row by row): its centre's."""
+    rgb = image.convert("RGB")
+    pad = cell // 8
+    return [rgb.getpixel((pad + x * cell + cell // 2, pad + y * cell + cell // 2))
+            for y in range(height) for x in range(width)]
 
 
 class RecordError(ValueError):
@@ -109,7 +118,7 @@ def _check_folder(shown, path):
 class Recorder:
     """Frames with their times (ms) to `path`: GIF (streamed), PNG (last frame) or PNG frames."""
 
-    def __init__(self, path, width, height, cell=32):
+    def __init__(self, path, width, height, cell=CELL):
         self.kind = record_kind(path)
         if self.kind != "frames" and "%" in path:
             path = path % ()  # 'a%%b.gif' -> 'a%b.gif'

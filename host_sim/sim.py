@@ -402,6 +402,15 @@ def describe_game(n, g):
         n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
 
 
+def print_unfinished(fw):
+    """Headless: the game left on the board when the run stopped, if one was under way."""
+    from connect4.app import game
+    app = fw.app
+    if app is not None and app.board.count and not app.board.is_over():
+        print("game %d, %s: unfinished, moves %s" % (len(fw.games) + 1, game._MODE_NAMES[app.mode],
+                                                   app.board.moves_string()), flush=True)
+
+
 def _judge():
     """host_sim.review.judge if the perfect solver is installed, else None (the board's marks)."""
     from host_sim import review
@@ -443,6 +452,7 @@ def run_headless(args, cfg, fw):
         if fw.error is not None:
             raise fw.error
         print("%d game(s)" % len(fw.games))
+        print_unfinished(fw)
         return 0
     CLOCK.make_virtual(0)
     if not (args.games or args.seconds or fw.controls.quit_at is not None):
@@ -451,6 +461,7 @@ def run_headless(args, cfg, fw):
     if fw.error is not None:
         raise fw.error
     print("%d game(s) in %.1f s of board time" % (len(fw.games), now_ms() / 1000.0))
+    print_unfinished(fw)
     if fw.stuck:
         return fail(fw.stuck)
     return 0

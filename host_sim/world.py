@@ -26,7 +26,8 @@ STEP_MS = 6  # between encoder transitions
 BOUNCE_MS = 2
 
 ACTIONS = ("left", "right", "press", "long", "hold", "down", "up", "wait", "quit", "hint",
-           "bounce-left", "bounce-right", "bounce-press")
+           "bounce-left", "bounce-right", "bounce-press", "menu")
+MENU_STEP_MS = 500  # `menu ITEM`: between two turns
 
 
 class SimExit(BaseException):
@@ -167,6 +168,12 @@ def parse_script(text):
     """Lines of `TIME ACTION [ARG]`; TIME in ms from the start, or +ms after the previous line.
 
     Returns [(time_ms, action, arg)]. '#' starts a comment.
+
+    `TIME menu ITEM [MS]` walks a menu just opened (at its first item) to the item
+    named (connect4.app.menu.ITEMS: mode, level, ..., wifi, stats, games, back), one
+    right turn every MS ms (default MENU_STEP_MS), so a script names the item it
+    wants rather than counting turns that a new item would shift; the next line's
+    `+ms` counts from the last turn.
     """
     out = []
     t = 0
@@ -179,14 +186,32 @@ def parse_script(text):
             when = words[0]
             t = t + int(when[1:]) if when.startswith("+") else int(when)
             action = words[1].lower()
-            arg = int(words[2]) if len(words) > 2 else 0
+            if action != "menu":
+                arg = int(words[2]) if len(words) > 2 else 0
         except (IndexError, ValueError):
             raise ValueError("script line %d: expected 'TIME ACTION [ARG]', got %r" % (number, raw))
+        if action == "menu":
+            t = _menu_walk(out, t, words[2:], number)
+            continue
         if action not in ACTIONS:
             raise ValueError("script line %d: unknown action %r (known: %s)" % (
                 number, action, ", ".join(ACTIONS)))
         out.append((t, action, arg))
     return out
+
+
+def _menu_walk(out, t, args, number):
+    """`menu ITEM [MS]`: right turns from the first item to ITEM; the time of the last one."""
+    from connect4.app.menu import ITEMS
+    gap = args[1] if len(args) == 2 else str(MENU_STEP_MS)
+    if not 1 <= len(args) <= 2 or args[0].lower() not in ITEMS or not gap.isdigit():
+        raise ValueError("script line %d: expected 'TIME menu ITEM [MS]', ITEM one of %s" % (
+            number, ", ".join(ITEMS)))
+    gap = int(gap)
+    for k in range(ITEMS.index(args[0].lower())):
+        t += gap if k else 0
+        out.append((t, "right", 0))
+    return t
 
 
 def now_ms():

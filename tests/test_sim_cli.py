@@ -77,6 +77,7 @@ def test_python_m_host_sim_runs_the_simulator():
     (b"0 press\n\xff\xfe 12\n", "line 2 is not UTF-8"),
     (b"0 press\nsoon press\n", "script line 2: expected 'TIME ACTION [ARG]'"),
     (b"0 jump\n", "unknown action 'jump'"),
+    (b"0 long\n+1500 menu wlan\n", "script line 2: expected 'TIME menu ITEM [MS]', ITEM one of mode, level"),
 ])
 def test_bad_scripts_are_one_clear_line(tmp_path, content, needle):
     path = tmp_path / "input.script"
@@ -87,6 +88,16 @@ def test_bad_scripts_are_one_clear_line(tmp_path, content, needle):
     flash = str(tmp_path / "flash")
     assert_usage_error(run(["--headless", "--flash", flash, "--seconds", "5", "--script", str(path)]),
                        "--script", needle)
+
+
+def test_a_menu_item_named_in_a_script_is_walked_to_from_the_first():
+    from host_sim.world import parse_script
+    from connect4.app.menu import ITEMS
+    got = parse_script("100 long\n+1200 menu games 300\n+900 press\n")
+    turns = [t for t, action, _ in got if action == "right"]
+    assert len(turns) == ITEMS.index("games") and turns[0] == 1300
+    assert all(b - a == 300 for a, b in zip(turns, turns[1:]))
+    assert got[-1] == (turns[-1] + 900, "press", 0)  # the next line counts from the last turn
 
 
 def test_a_bad_flash_folder_is_one_clear_line(tmp_path):
