@@ -12,7 +12,9 @@ import threading
 
 import host_sim  # noqa: F401  (stubs and firmware on the path)
 from connect4.engine import levels
-from connect4.engine.protocol import MAX_MOVETIME, MAX_NODES, Protocol
+from connect4.engine.protocol import MAX_LINE, MAX_MOVETIME, MAX_NODES, Protocol
+
+HEAD = MAX_LINE + 2  # of a line over the cap, enough to answer it `error line too long`
 
 USAGE = """usage: python -m host_sim.engine [-h]   (or: make engine)
 
@@ -29,14 +31,15 @@ The Connect 4 engine's line protocol on stdin/stdout, one command a line:
   isready               answers `readyok` (at once, even while a search runs)
   quit                  exit (during a search: after its bestmove)
   help                  the commands in one line
-A bad line answers `error <message>` and changes nothing. While a search runs,
+A bad line answers `error <message>` and changes nothing; a line over %d bytes
+answers `error line too long`. While a search runs,
 lines other than stop/isready/quit wait for its end, in order, as do lines
 already sent before it began.
 
 Depth and nodes are deterministic: the same commands give the same answers,
 node for node, here and on the board (make engine-vm). movetime is the one
 limit that is not deterministic: it depends on the machine's speed.
-""" % (MAX_NODES, MAX_MOVETIME, levels.MAX_LEVEL)
+""" % (MAX_NODES, MAX_MOVETIME, levels.MAX_LEVEL, MAX_LINE)
 
 
 class ThreadLines:
@@ -59,16 +62,17 @@ class ThreadLines:
             read = lambda n: os.read(fd, n)  # noqa: E731
         except (AttributeError, OSError, ValueError):
             read = getattr(stream, "read1", stream.read)
-        partial = b""
+        partial = b""  # a line's start, cut to HEAD bytes: a longer line's rest is dropped
         try:
             while True:
                 chunk = read(65536)
                 if not chunk:
                     break
-                lines = (partial + chunk).split(b"\n")
-                partial = lines.pop()
+                lines = chunk.split(b"\n")
+                lines[0] = partial + lines[0]
+                partial = lines.pop()[:HEAD]
                 with self._cond:
-                    self._lines.extend(line + b"\n" for line in lines)
+                    self._lines.extend(line[:HEAD] + b"\n" for line in lines)
                     self._cond.notify()
         finally:
             with self._cond:

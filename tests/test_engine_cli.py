@@ -84,6 +84,14 @@ def test_bytes_that_are_not_utf8_answer_error_and_the_engine_goes_on():
                                               "error the line is not UTF-8 text", "readyok"]
 
 
+def test_a_five_megabyte_line_answers_error_line_too_long():
+    """Was: the whole 5 MB line echoed back in the `error` answer."""
+    data = b"frobnicate " + b"x" * (5 << 20) + b"\nposition 4\x00" + b"4" * 3000 + b"\nisready\n"
+    r = engine_cli(input=data)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().splitlines() == ["error line too long"] * 2 + ["readyok"]
+
+
 def test_help_prints_usage_and_does_not_wait_for_input():
     for flag in ("--help", "-h"):
         r = engine_cli(flag, stdin=subprocess.PIPE)  # an open, silent stdin: waiting would time out

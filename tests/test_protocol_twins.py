@@ -27,7 +27,9 @@ BAD_UTF8 = [b"\xff", b"\xc3", b"\xe9", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80",
 def garbage(count, seed=11):
     rng = Rng(seed)
     out = [b"level 1", b"position 4453", b"go depth 3", "level \uff18".encode(), "go depth \u0663".encode(),
-           "go\u3000depth 2".encode(), b"isready\xff", b"position 4\xc0\xaf", "caf\xe9".encode()]
+           "go\u3000depth 2".encode(), b"isready\xff", b"position 4\xc0\xaf", "caf\xe9".encode(),
+           b"frobnicate " + b"\xe9" * 3000, b"stop " + b"4" * 1100, b"isready" + b" " * 1017,
+           b"isready" + b" " * 1018]  # lines over the cap (MAX_LINE: 1,024 bytes), and at it
     for _ in range(count):
         parts = []
         for _ in range(1 + rng.below(4)):
@@ -60,6 +62,7 @@ def test_the_garbage_meets_every_difference():
     answers = cpython_answers(garbage(600))
     text = "\n".join(answers)
     assert "not UTF-8" in text and "must be a number, not '\\u" in text and "\\xe9" in text
+    assert answers.count("error line too long") >= 3
     assert sum(a.startswith("bestmove") for a in answers) >= 20
     assert sum(a.startswith("error") for a in answers) >= 300
 

@@ -195,14 +195,18 @@ def test_serve_runs_the_backlog_before_new_lines_and_stop_alone_is_quiet():
 class FakeStream:
     def __init__(self, data):
         self.data = data
+        self.most = 0  # the most bytes one call asked for (-1: no bound)
 
     def read(self, n):
+        self.most = max(self.most, n) if self.most >= 0 and n >= 0 else -1
         chunk, self.data = self.data[:n], self.data[n:]
         return chunk
 
-    def readline(self):
+    def readline(self, size=-1):
         i = self.data.find(b"\n") + 1 or len(self.data)
-        return self.read(i)
+        if size < 0:
+            self.most = -1
+        return self.read(min(i, size) if size >= 0 else i)
 
 
 def test_stream_lines_join_bytes_read_one_by_one_during_a_search():
@@ -238,3 +242,48 @@ def test_a_new_position_starts_the_table_afresh_and_a_game_on_keeps_it():
     again = ["seed 1", "position 4453", "go depth 8"]  # two moves taken back; the same ties
     other = session(game + again)[0]
     assert other[len(on):] == session(again)[0]
+
+
+def test_a_line_over_the_cap_answers_error_line_too_long_and_is_not_echoed():
+    from connect4.engine.protocol import MAX_LINE
+    huge = "frobnicate " + "x" * 5000
+    out, alive, p = session(["position 44", huge, huge.encode(), "position " + "4" * 2000, "isready"])
+    assert alive and out == ["error line too long"] * 3 + ["readyok"]
+    assert p.board.moves_string() == "44"
+    ok = "isready" + " " * (MAX_LINE - len("isready"))  # just at the cap: a line like any other
+    assert session([ok, ok + "\n", (ok + "\r\n").encode(), ok + " "])[0] == ["readyok"] * 3 + [
+        "error line too long"]
+
+
+def test_stream_lines_read_a_long_line_in_bounded_pieces():
+    """A 5 MB line never sits in memory whole (the board has 180 KB): it is read in pieces
+    of at most MAX_LINE + 2 bytes, answered `error line too long`, and the next line is read."""
+    from connect4.engine.protocol import MAX_LINE
+    stream = FakeStream(b"position 4" + b"4" * 50000 + b"\nisready\nposition 45\n")
+    lines = StreamLines(stream)
+    out = []
+    p = Protocol(out.append)
+    p.serve(lines)
+    assert out == ["error line too long", "readyok"] and p.board.moves_string() == "45"
+    assert 0 < stream.most <= MAX_LINE + 2
+
+
+def test_stream_lines_drop_a_long_line_read_during_a_search():
+    from connect4.engine.protocol import MAX_LINE
+    stream = FakeStream(b"stop " + b"x" * 3000)
+    lines = StreamLines(stream, lambda: len(stream.data) > 0)
+    assert lines.ready() is None  # the long line: its head kept, the rest dropped to its end
+    assert len(lines.partial) <= MAX_LINE + 2
+    stream.data += b"\nisready\n"
+    out = []
+    p = Protocol(out.append)
+    p.lines = lines
+    assert not p._poll()  # a long line starting "stop" is no stop: it waits for its error
+    assert len(p.backlog) == 1 and len(p.backlog[0]) <= MAX_LINE + 3
+    p.handle(p.backlog.pop(0))
+    assert out == ["readyok", "error line too long"]
+    stream.data = b"go " + b"1" * 2000  # cut by the end of input, no line end: too long all the same
+    lines = StreamLines(stream, lambda: len(stream.data) > 0)
+    assert lines.ready() is None
+    Protocol(out.append).handle(lines.next())
+    assert out[-1] == "error line too long" and lines.next() is None

@@ -11,6 +11,9 @@ One command a line in (str, or bytes that must be UTF-8), answers out through
   isready                 answers `readyok`
   quit                    `handle` returns False
 Anything else, or a bad argument, answers `error <message>` and changes nothing.
+A line over MAX_LINE bytes (its line end aside) answers `error line too long`;
+the readers take a line in pieces of at most MAX_LINE + 2 bytes, dropping the
+rest of a long one, so no line is ever held whole (the board has 180 KB).
 The search keeps its table from one `go` to the next while each position
 follows the last searched one (the same game, moves added); a `position`
 that does not (a new game, another game, a move taken back) starts it afresh,
@@ -33,6 +36,9 @@ from connect4.engine import levels
 from connect4.engine.board import Board
 from connect4.engine.player import AIPlayer
 
+MAX_LINE = 1024  # bytes of a command line, its line end aside
+_PIECE = MAX_LINE + 2  # what a reader takes at once: a whole line at the cap with "\r\n"
+TOO_LONG = "line too long"
 MAX_NODES = 100000000
 MAX_MOVETIME = 3600000  # ms: an hour
 NOT_TEXT = "the line is not UTF-8 text"
@@ -130,6 +136,22 @@ def is_utf8(raw):
     return True
 
 
+def too_long(line):
+    """Is `line` (str or bytes) over MAX_LINE, its line end ("\n", "\r\n") aside?"""
+    n = len(line)
+    if n <= MAX_LINE:
+        return False
+    if n > _PIECE:
+        return True
+    end = line[n - 1:]
+    if end == b"\n" or end == "\n":
+        n -= 1
+        end = line[n - 1:n]
+        if end == b"\r" or end == "\r":
+            n -= 1
+    return n > MAX_LINE
+
+
 def text_of(line):
     """A line as str, or None if it is bytes that are not UTF-8."""
     if isinstance(line, str):
@@ -150,13 +172,22 @@ class StreamLines:
     def __init__(self, stream, waiting=None):
         self.stream = stream
         self.waiting = waiting
-        self.partial = b""
+        self.partial = b""  # a line's start read by ready(), at most _PIECE bytes
+        self.cut = False  # the partial line is too long: the rest is dropped up to its end
 
     def next(self):
-        line = self.stream.readline()
-        if self.partial:
-            line = self.partial + line
-            self.partial = b""
+        line = self.partial
+        self.partial = b""
+        if not self.cut:
+            piece = self.stream.readline(_PIECE - len(line))
+            line += piece
+            self.cut = len(line) >= _PIECE and piece[-1:] != b"\n"
+        if self.cut:  # too long: drop the rest, a piece at a time; the head says it was long
+            self.cut = False
+            piece = self.stream.readline(_PIECE)
+            while piece and piece[-1:] != b"\n":
+                piece = self.stream.readline(_PIECE)
+            return line
         return line or None
 
     def ready(self):
@@ -166,11 +197,15 @@ class StreamLines:
             b = self.stream.read(1)
             if not b:
                 return None
-            self.partial += b
             if b == b"\n":
-                line = self.partial
+                line = self.partial + b
                 self.partial = b""
+                self.cut = False
                 return line
+            if len(self.partial) < _PIECE:
+                self.partial += b
+            else:
+                self.cut = True  # over the cap: kept as long, the bytes dropped
         return None
 
 
@@ -199,6 +234,9 @@ class Protocol:
 
     def handle(self, line):
         """Process one line; return False once the peer said quit."""
+        if too_long(line):
+            self.write("error " + TOO_LONG)
+            return True
         line = text_of(line)
         if line is None:
             self.write("error " + NOT_TEXT)
@@ -287,7 +325,7 @@ class Protocol:
             return False
         line = lines.ready()
         while line is not None and not self._stop:
-            text = text_of(line)
+            text = text_of(line) if not too_long(line) else None  # a long line: its error later
             cmd = words(text)[:1] if text is not None else None
             if cmd == ["stop"]:
                 self._stop = True
