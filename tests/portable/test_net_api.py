@@ -173,3 +173,18 @@ def test_parse_body_gives_objects_only():
     assert parse_body(b'{"a": 1}') == (None, {"a": 1})
     assert parse_body(b"")[1] == {}
     assert parse_body(b"[]")[0] == 400 and parse_body(b"nul")[0] == 400
+
+
+def test_an_empty_ssid_forgets_the_network_with_or_without_a_password_field():
+    """As the README says: `"ssid": ""` forgets it (was: 400 without a password field)."""
+    rig, api, auth = setup("api10")
+    for forget in ({"ssid": ""}, {"ssid": "", "password": ""}):
+        assert api.set_settings(auth, body({"wifi": {"ssid": "HomeNet", "password": "secret-pass"}}))[0] == 200
+        assert api.settings()[1]["wifi"] == {"configured": True}
+        status, answer = api.set_settings(auth, body({"wifi": forget}))
+        assert status == 200, (forget, answer)
+        assert api.settings()[1]["wifi"] == {"configured": False}
+        again = NetConf(api.netconf.path[:-len("wifi.json")]).load()
+        assert again.ssid == "" and again.password == ""
+    for bad in ({"ssid": "HomeNet"}, {"password": "secret-pass"}, {"ssid": "", "pw": ""}, {}):
+        assert api.set_settings(auth, body({"wifi": bad}))[0] == 400, bad

@@ -20,7 +20,7 @@ Fields (columns 1-7, rows 1-6 from the bottom):
   POST /api/new       {} or any of {"mode", "level", "first", "blunder"}
   GET  /api/settings  the settings, "stats" and "wifi": {"configured"}
   POST /api/settings  any of {"mode", "level", "first", "blunder", "brightness",
-                       "wifi": {"ssid", "password"}}
+                       "wifi": {"ssid", "password"}} ({"ssid": ""} forgets the network)
   GET  /api/games     the newest recorded games (connect4.app.records): {"games":
                        [{"number", "mode", "first", "levels", "result", "hints",
                        "moves", "marks"}], "records": bool}
@@ -245,9 +245,12 @@ class Api:
         if wifi is not None:
             if self.netconf is None:
                 return error(400, "no Wi-Fi settings on this board")
-            if not isinstance(wifi, dict) or len(wifi) != 2 or "ssid" not in wifi or "password" not in wifi:
-                return error(400, "wifi: expected {\"ssid\", \"password\"}")
-            ssid, password = wifi["ssid"], wifi["password"]
+            # {"ssid", "password"}; {"ssid": ""} alone forgets the network
+            forget = isinstance(wifi, dict) and len(wifi) == 1 and wifi.get("ssid") == ""
+            if not forget and (not isinstance(wifi, dict) or len(wifi) != 2 or "ssid" not in wifi
+                               or "password" not in wifi):
+                return error(400, "wifi: expected {\"ssid\", \"password\"}, or {\"ssid\": \"\"} to forget it")
+            ssid, password = wifi["ssid"], wifi.get("password", "")
             from connect4.net.netconf import valid_ssid, valid_password
             if not ((ssid == "" or valid_ssid(ssid)) and valid_password(password)):
                 return error(400, "wifi: SSID of 1-32 bytes, password of 8-63 characters or none")
