@@ -188,3 +188,33 @@ def test_an_empty_ssid_forgets_the_network_with_or_without_a_password_field():
         assert again.ssid == "" and again.password == ""
     for bad in ({"ssid": "HomeNet"}, {"password": "secret-pass"}, {"ssid": "", "pw": ""}, {}):
         assert api.set_settings(auth, body({"wifi": bad}))[0] == 400, bad
+
+
+def read_file(path):
+    with open(path) as f:
+        return f.read()
+
+
+def test_a_corrupt_wifi_file_is_kept_aside_as_bad_like_the_settings_file():
+    import os
+    folder = tmpdir("wifibad")
+    kept = '{"ap_password": "ABCDEFGHJKMN", "ssid": 5, "password": ""}'  # its key is good
+    with open(folder + "wifi.json", "w") as f:
+        f.write(kept)
+    assert NetConf(folder).load().ap_password == "ABCDEFGHJKMN"
+    assert read_file(folder + "wifi.json.bad") == kept
+    assert NetConf(folder).load().ap_password == "ABCDEFGHJKMN"  # saved again: the key stays
+    for bad in ('{"ap_password": "ABCDEFGHJKMN", "ssid": "Home', "[1, 2]",
+                '{"ap_password": "short", "ssid": "HomeNet", "password": "secret-pass"}'):
+        with open(folder + "wifi.json", "w") as f:
+            f.write(bad)
+        nc = NetConf(folder, randbytes=Counter()).load()
+        assert len(nc.ap_password) == 12 and read_file(folder + "wifi.json.bad") == bad
+        assert json.loads(read_file(folder + "wifi.json"))["ap_password"] == nc.ap_password
+    os.remove(folder + "wifi.json.bad")
+    good = read_file(folder + "wifi.json")
+    assert NetConf(folder).load().ap_password == nc.ap_password  # a good file: kept, nothing aside
+    assert read_file(folder + "wifi.json") == good and "wifi.json.bad" not in os.listdir(folder)
+    os.remove(folder + "wifi.json")
+    NetConf(folder, randbytes=Counter()).load()  # none at all: made, nothing aside
+    assert "wifi.json.bad" not in os.listdir(folder)

@@ -104,6 +104,16 @@ def discard(fs, path):
         pass
 
 
+def set_aside(fs, path):
+    """Keep a bad file as PATH.bad for a look later (an older .bad goes); removed if it
+    cannot be renamed. The settings and the Wi-Fi file (connect4.net.netconf) both do so."""
+    discard(fs, path + ".bad")
+    try:
+        fs.rename(path, path + ".bad")
+    except OSError:
+        discard(fs, path)
+
+
 class Store:
     def __init__(self, path="connect4.json", fs=None, defaults=None):
         self.path = path
@@ -171,11 +181,7 @@ class Store:
             self.status = "ok"
         except Exception:
             self.status = "corrupt"
-            self._discard(self.bad)
-            try:
-                fs.rename(self.path, self.bad)
-            except OSError:
-                self._discard(self.path)
+            set_aside(fs, self.path)
         if exists(fs, self.tmp):
             self._discard(self.tmp)
         return self.status

@@ -4,12 +4,14 @@ File `wifi.json` beside the settings: {"ap_password": "...", "ssid": "...",
 "password": "..."}. The access point's password is drawn at first start
 (12 capitals and digits without look-alikes, about 59 bits) and kept.
 Written atomically (temp file + rename); `load()` never raises: a missing or
-corrupt file gives a fresh access point password and no home network.
+corrupt file gives a fresh access point password and no home network, and a
+corrupt one is kept aside as `wifi.json.bad` first (as the settings file is).
 The API never returns the SSID or either password (connect4.net.api).
 """
 import json
 import os
 
+from connect4.app.store import Files, set_aside
 from connect4.net.pairing import random_bytes
 
 FILE = "wifi.json"
@@ -40,9 +42,12 @@ class NetConf:
     def load(self):
         """Read the file (never raises); draws and saves an access point password if none."""
         data = None
+        found = False
         try:
             with open(self.path) as f:
-                data = json.loads(f.read())
+                text = f.read()
+            found = True
+            data = json.loads(text)
         except Exception:
             pass
         if not isinstance(data, dict):
@@ -50,12 +55,17 @@ class NetConf:
         ap = data.get("ap_password")
         self.ap_password = str(ap) if valid_password(ap) and ap else ""
         ssid, password = data.get("ssid"), data.get("password")
-        if valid_ssid(ssid) and valid_password(password):
+        network = valid_ssid(ssid) and valid_password(password)
+        if network:
             self.ssid, self.password = str(ssid), str(password)
+        good = self.ap_password and (network or (ssid == "" and password == ""))
+        if found and not good:
+            set_aside(Files(), self.path)  # not what save() writes: kept for a look
         if not self.ap_password:
             self.ap_password = "".join(ALPHABET[b % len(ALPHABET)]
                                        for b in self.randbytes(AP_PASSWORD_LEN))
-            self.save()
+        if not good:
+            self.save()  # what was good of it, and a fresh key if it had none
         return self
 
     def configured(self):
