@@ -111,6 +111,62 @@ def test_connections_are_bounded_and_a_silent_client_is_dropped(board):
     assert board.request("GET", "/api/state")[0] == 200
 
 
+def status_line(port, data):
+    """The status line the server answers `data` with."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        s.sendall(data)
+        got = b""
+        while b"\r\n" not in got:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        return got.split(b"\r\n", 1)[0].decode()
+    finally:
+        s.close()
+
+
+def test_status_lines_carry_the_standard_reason_phrases(board):
+    """Was: `HTTP/1.0 409 N/A` for every status but 200."""
+    auth = board.pair()
+    move = json.dumps({"column": 4}).encode()
+
+    def post(path, body, headers=""):
+        return b"POST %s HTTP/1.0\r\n%sContent-Length: %d\r\n\r\n%s" % (
+            path, headers.encode(), len(body), body)
+    token = "Authorization: %s\r\n" % auth["Authorization"]
+    assert status_line(board.port, b"GET /api/state HTTP/1.0\r\n\r\n") == "HTTP/1.0 200 OK"
+    assert status_line(board.port, post(b"/api/move", move)) == "HTTP/1.0 401 Unauthorized"
+    assert status_line(board.port, post(b"/api/pair", b'{"code": "x"}')) == "HTTP/1.0 403 Forbidden"
+    assert status_line(board.port, post(b"/api/move", b"[]", token)) == "HTTP/1.0 400 Bad Request"
+    assert status_line(board.port, b"GET /nothing HTTP/1.0\r\n\r\n") == "HTTP/1.0 404 Not Found"
+    assert status_line(board.port, b"DELETE /api/state HTTP/1.0\r\n\r\n") == "HTTP/1.0 405 Method Not Allowed"
+    assert status_line(board.port, post(b"/api/move", b"x" * 900, token)) == "HTTP/1.0 413 Payload Too Large"
+    assert status_line(board.port, post(b"/api/move", move, token)).startswith("HTTP/1.0 200 OK")
+    board.wait(lambda: board.app.board.moves_string() == "4", what="the move")
+    board.wait(lambda: board.app.state == 1, what="yellow to play")
+    full = json.dumps({"column": 4}).encode()
+    for _ in range(5):
+        board.request("POST", "/api/move", {"column": 4}, auth)
+        board.wait(lambda: not board.app.commands and board.app.state == 1, what="applied")
+    assert status_line(board.port, post(b"/api/move", full, token)) == "HTTP/1.0 409 Conflict"
+    for _ in range(5):
+        status_line(board.port, post(b"/api/pair", b'{"code": "x"}'))
+    assert status_line(board.port, post(b"/api/pair", b'{"code": "x"}')) == "HTTP/1.0 429 Too Many Requests"
+
+
+def test_a_busy_server_says_service_unavailable(board):
+    idle = [socket.create_connection(("127.0.0.1", board.port), timeout=10)
+            for _ in range(server_mod.MAX_CLIENTS)]
+    try:
+        board.wait(lambda: board.server.web.clients == server_mod.MAX_CLIENTS, what="the idle clients")
+        assert status_line(board.port, b"GET /api/state HTTP/1.0\r\n\r\n") == "HTTP/1.0 503 Service Unavailable"
+    finally:
+        for s in idle:
+            s.close()
+
+
 def malformed(rng, n):
     """n requests that are wrong in one way each: (bytes, expect an answer)."""
     good = json.dumps({"column": 4}).encode()

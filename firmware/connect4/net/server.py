@@ -38,6 +38,11 @@ KEEPALIVE_MS = const(5000)  # also how soon a vanished live page frees its slot
 STUCK_MS = const(WRITE_MS + 2 * EVENT_MS)  # events queued this long with nobody writing them: the answer is gone
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
 PAGE = "page.html.gz"
+# the reason phrases of the statuses the API answers (RFC 9110); microdot says "N/A" for all but 200
+REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+           405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
+           429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+           507: "Insufficient Storage"}
 
 
 def _here():
@@ -139,7 +144,7 @@ class _Web(Microdot):
         if self.clients >= MAX_CLIENTS:
             self.refused += 1
             try:
-                await _Writer(writer).awrite(b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\n\r\n")
+                await _Writer(writer).awrite(b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
             except Exception:
                 pass
             await _Writer(writer).aclose()
@@ -265,6 +270,8 @@ class Server:
                                 (405, "method not allowed"), (413, "body too large"),
                                 (500, "internal error")):
             web.errorhandler(status)(_error_handler(status, message))
+        web.after_request(_reason)  # every answer, routed or an error, with its phrase
+        web.after_error_request(_reason)
 
     # ---- running
     def start(self, host="0.0.0.0", port=80):
@@ -306,6 +313,12 @@ class Server:
             for _ in range(3):
                 self.pump()
             self.loop.close()
+
+
+async def _reason(req, res):
+    if res.reason is None:
+        res.reason = REASONS.get(res.status_code)
+    return res
 
 
 async def _round():
