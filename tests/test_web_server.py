@@ -98,6 +98,24 @@ def test_live_events_follow_the_game(board):
     board.wait(lambda: board.server.web.streams == 0, what="the stream closed")
 
 
+def test_a_quiet_live_stream_says_it_is_alive_in_an_event_the_page_hears(board):
+    """A comment never reaches a page's script: a quiet stream sends `event: alive`, so a page
+    that hears nothing for a few KEEPALIVE_MS knows the board is gone (turned off, out of range)."""
+    s = socket.create_connection(("127.0.0.1", board.port), timeout=10)
+    try:
+        s.sendall(b"GET /api/events HTTP/1.0\r\n\r\n")
+        buf = b""
+        end = time.monotonic() + 15
+        while buf.count(b"event: alive\n") < 2:  # the game waits for a move: nothing changes
+            assert time.monotonic() < end, buf
+            chunk = s.recv(4096)
+            assert chunk, buf
+            buf += chunk
+        assert b"\n: " not in buf and buf.count(b"event: state\n") == 1
+    finally:
+        s.close()
+
+
 def test_connections_are_bounded_and_a_silent_client_is_dropped(board):
     idle = [socket.create_connection(("127.0.0.1", board.port), timeout=10)
             for _ in range(server_mod.MAX_CLIENTS)]

@@ -34,7 +34,9 @@ WRITE_MS = const(5000)
 MAX_LINES = const(24)
 MAX_LINE = const(512)
 EVENT_MS = const(200)  # how often a live stream looks for a change
-KEEPALIVE_MS = const(5000)  # also how soon a vanished live page frees its slot
+# a live stream quiet this long sends `event: alive`: a page that hears nothing for a few of
+# them says the board cannot be reached; also how soon a vanished live page frees its slot
+KEEPALIVE_MS = const(1600)
 STUCK_MS = const(WRITE_MS + 2 * EVENT_MS)  # events queued this long with nobody writing them: the answer is gone
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
 PAGE = "page.html.gz"
@@ -258,7 +260,7 @@ class Server:
                         last = text
                         quiet = 0
                     elif quiet >= KEEPALIVE_MS:
-                        await sse.send("", comment=True)
+                        await sse.send("1", event="alive")  # a comment would not reach the page's script
                         quiet = 0
                     await asyncio.sleep(EVENT_MS / 1000)
                     quiet += EVENT_MS
