@@ -1,7 +1,10 @@
 """The page in a real headless browser (Debian's chromium + chromium-driver, driven by
-selenium): open, pair, play a column, see the disc on the page and on the simulated
-matrix, change a setting, watch a demo move arrive by itself, replay the recorded game;
-a phone-sized screenshot.
+selenium) on a 360 px phone screen: open, pair, play a column, see the disc on the page
+and on the simulated matrix, change a setting, watch a demo move arrive by itself,
+replay the recorded game; a phone-sized screenshot. Then what a new user meets: nothing
+wider than the screen, a board gone and back, a replay shown as one, what needs pairing,
+the Wi-Fi form asking before it forgets, plain words, drawn icons, the result from the
+player's side, and the whole board played with the keyboard as a screen reader hears it.
 
 Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 """
@@ -18,6 +21,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver") or (
     "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)
 SCREENSHOT = os.path.join(ROOT, "build", "web-phone.png")
+PHONE_WIDTH = 360
 
 try:
     import selenium  # noqa: F401
@@ -45,6 +49,8 @@ def browser():
         opts.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # a 360 px phone
+                           {"width": PHONE_WIDTH, "height": 740, "deviceScaleFactor": 2, "mobile": True})
     try:
         yield driver
     finally:
@@ -64,7 +70,7 @@ def disc(driver, col, row):
 
 def abandoned_games(driver):
     """The page's recorded-games items of abandoned games against the AI."""
-    return [li for li in driver.find_elements("css selector", "#games li") if " ai: abandoned" in li.text]
+    return [li for li in driver.find_elements("css selector", "#games li") if "vs AI: abandoned" in li.text]
 
 
 def discs_on_page(driver):
@@ -84,11 +90,11 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
         board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
         url = "http://127.0.0.1:%d/" % board.port
         browser.get(url)
-        board.wait(lambda: "tap a column" in browser.find_element("id", "status").text,
-                   what="the page shows red to play")
-        # a write before pairing is refused, and the page says so
+        board.wait(lambda: "Your turn" in browser.find_element("id", "status").text,
+                   what="the page shows red (you) to play")
+        # a move before pairing is not sent, and the page says why
         browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
-        board.wait(lambda: "pair first" in browser.find_element("id", "msg").text, what="401 shown")
+        board.wait(lambda: "Pair this page" in browser.find_element("id", "msg").text, what="pair first")
         assert board.app.board.moves_string() == ""
         # pair with the code the board shows
         browser.find_element("id", "code").send_keys(board.code)
@@ -110,7 +116,7 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
         Select(browser.find_element("id", "mode")).select_by_value("demo")
         browser.find_element("id", "new").click()
         board.wait(lambda: board.app.mode == 2, what="the demo on the board")
-        board.wait(lambda: len(page_moves(browser)) >= 2 and "demo" in browser.find_element("id", "status").text,
+        board.wait(lambda: len(page_moves(browser)) >= 2 and "demo" in browser.find_element("id", "kind").text,
                    what="demo moves on the page")
         seen = page_moves(browser)
         board.wait(lambda: page_moves(browser) != seen, what="another demo move on the page")
@@ -121,7 +127,7 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
         recorded = item.text.split(" · ")[1].split()[0]
         assert recorded.startswith("4") and len(recorded) >= 2
         item.find_element("tag name", "button").click()
-        info = lambda: browser.find_element("id", "rinfo").text  # noqa: E731
+        info = lambda: browser.find_element("id", "rlabel").text  # noqa: E731
         board.wait(lambda: "move %d of %d" % (len(recorded), len(recorded)) in info(), what="the replay at its end")
         assert discs_on_page(browser) == len(recorded)
         browser.find_element("id", "rfirst").click()
@@ -133,11 +139,262 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
         board.wait(lambda: page_moves(browser) != seen, what="a demo move arriving during the replay")
         assert discs_on_page(browser) == 1 and "move 1 of" in info()  # the replay is not overwritten
         browser.find_element("id", "rlive").click()
-        board.wait(lambda: not browser.find_element("id", "replaybox").is_displayed(), what="back to the live board")
+        board.wait(lambda: not browser.find_element("id", "rbar").is_displayed(), what="back to the live board")
         board.wait(lambda: discs_on_page(browser) == len(page_moves(browser)), what="the live board again")
-        assert browser.find_element("id", "msg").text in ("", "paired")
+        assert browser.find_element("id", "msg").get_attribute("class") == "ok"  # no error said
         errors = [e for e in browser.get_log("browser") if e.get("source") == "javascript"]
         assert not errors, errors  # the page's own script never failed
         browser.execute_script("window.scrollTo(0, 0)")
         os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
         browser.save_screenshot(SCREENSHOT)
+
+
+
+# ---------------------------------------------------------------- what a new user meets
+
+FULL_DRAW = "442761225377252342545563474175371666631311"  # 42 discs, nobody wins
+
+
+def status(driver):
+    return driver.find_element("id", "status").text
+
+
+def msg(driver):
+    return driver.find_element("id", "msg").text
+
+
+def rgb(driver, element_id):
+    color = driver.execute_script(
+        "return getComputedStyle(document.getElementById(arguments[0])).color", element_id)
+    return tuple(int(v) for v in color[color.index("(") + 1:color.index(")")].split(",")[:3])
+
+
+def pair_page(driver, board):
+    driver.find_element("id", "code").send_keys(board.code)
+    driver.find_element("id", "pair").click()
+    board.wait(lambda: not driver.find_element("id", "pairbox").is_displayed(), what="paired")
+
+
+def too_wide(driver):
+    """Everything that reaches past the right edge of the screen (and the page's own width)."""
+    return driver.execute_script(
+        "const w=innerWidth;return [document.documentElement.scrollWidth>w?'page '+"
+        "document.documentElement.scrollWidth:null].concat([...document.querySelectorAll('body *')]"
+        ".filter(e=>e.getBoundingClientRect().right>w+0.5).map(e=>e.id||e.tagName)).filter(x=>x)")
+
+
+def record(number, moves, mode="two", result="draw", first="red"):
+    return {"number": number, "mode": mode, "first": first, "levels": [0, 0], "result": result,
+            "hints": [0, 0], "moves": moves, "marks": "?" * len(moves)}
+
+
+def test_nothing_is_wider_than_a_360_px_phone_whatever_the_records_hold(browser, tmp_path):
+    """Was: after a 42-disc game the page was 502 px wide: the record's moves did not wrap."""
+    from connect4.engine.board import Board
+    full = Board(FULL_DRAW)
+    assert full.is_full() and not full.winner
+    games = [record(n, FULL_DRAW) for n in range(100, 80, -1)]
+    with WebBoard(str(tmp_path), settings={"mode": "two"}, games=lambda: games) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: len(browser.find_elements("css selector", "#games li")) == 20, what="the records")
+        assert browser.execute_script("return innerWidth") == PHONE_WIDTH
+        assert too_wide(browser) == []
+        browser.find_element("css selector", "#games li button").click()
+        board.wait(lambda: "42 of 42" in browser.find_element("id", "rlabel").text, what="the replay")
+        assert too_wide(browser) == []
+
+
+def test_a_board_gone_silent_is_said_within_5_s_and_the_page_comes_back_by_itself(browser, tmp_path):
+    """Was: 8 s after the board went away the page still said "red to play: tap a column"."""
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        board.paused = True  # off, or out of range: nothing answers, no connection is closed
+        board.wait(lambda: "cannot be reached" in status(browser), seconds=5, what="the board gone, said")
+        assert "Red to play" not in status(browser)
+        board.paused = False
+        auth = board.pair()  # another phone plays a move: this page shows it by itself
+        assert board.request("POST", "/api/move", {"column": 2}, auth)[0] == 200
+        board.wait(lambda: page_moves(browser) == "2" and "Yellow to play" in status(browser),
+                   what="the page back by itself, live")
+
+
+def test_a_replay_is_framed_and_labelled_with_its_controls_by_the_board_and_gives_way_to_a_move(
+        browser, tmp_path):
+    """Was: a replay drawn over the live game as if it were it, its controls far below."""
+    games = [record(7, "4455667", result="red")]
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}, games=lambda: games) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
+        browser.find_element("css selector", "#games li button").click()
+        label = browser.find_element("id", "rlabel")
+        board.wait(lambda: "Replay of game 7" in label.text and "7 of 7" in label.text, what="labelled")
+        frame = browser.find_element("id", "board")
+        assert "rep" in frame.get_attribute("class").split()
+        live_style = browser.execute_script(
+            "const b=document.getElementById('board');b.classList.remove('rep');"
+            "const s=getComputedStyle(b).borderColor+getComputedStyle(b).backgroundColor;"
+            "b.classList.add('rep');return s")
+        assert browser.execute_script(
+            "const s=getComputedStyle(document.getElementById('board'));return s.borderColor+s.backgroundColor"
+        ) != live_style  # a frame of its own
+        bar = browser.find_element("id", "rbar")
+        gap = bar.rect["y"] - (frame.rect["y"] + frame.rect["height"])
+        assert 0 <= gap < 40 and label.rect["y"] < frame.rect["y"]  # label above, controls right below
+        assert discs_on_page(browser) == 7
+        # a move arrives in the live game (another phone): the live game is back, and why
+        auth = board.pair()
+        assert board.request("POST", "/api/move", {"column": 1}, auth)[0] == 200
+        board.wait(lambda: "rep" not in frame.get_attribute("class").split(), what="the live game back")
+        assert not label.is_displayed() and not bar.is_displayed()
+        board.wait(lambda: discs_on_page(browser) == 1 and disc(browser, 1, 1) == "red", what="live")
+        assert "live game" in msg(browser)
+
+
+def test_an_unpaired_page_shows_what_needs_pairing_and_disables_it(browser, tmp_path):
+    """Was: every control enabled, and the brightness slider moved, then snapped back."""
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        box = browser.find_element("id", "pairbox")
+        assert box.is_displayed() and "code" in box.text and "play" in box.text
+        writes = ["brightness", "new", "mode", "ssid", "pw", "join"]
+        assert not any(browser.find_element("id", w).is_enabled() for w in writes)
+        columns = browser.find_elements("css selector", "#board button")
+        assert len(columns) == 7 and all(c.get_attribute("aria-disabled") == "true" for c in columns)
+        assert "pair" in status(browser).lower()
+        pair_page(browser, board)
+        assert all(browser.find_element("id", w).is_enabled() for w in writes)
+        board.wait(lambda: all(c.get_attribute("aria-disabled") == "false" for c in columns),
+                   what="the columns playable")
+
+
+def test_saving_the_wifi_form_empty_asks_first_and_says_what_will_happen(browser, tmp_path):
+    """Was: Save with empty fields erased the saved network without a word."""
+    with WebBoard(str(tmp_path), settings={"mode": "two"}) as board:
+        auth = board.pair()
+        wifi = {"wifi": {"ssid": "HomeNet", "password": "secret-pass"}}
+        assert board.request("POST", "/api/settings", wifi, auth)[0] == 200
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: "a network is set" in browser.find_element("id", "wifistate").text, what="set")
+        browser.find_element("id", "join").click()
+        alert = browser.switch_to.alert
+        assert "Forget" in alert.text and "own network" in alert.text
+        alert.dismiss()
+        assert board.request("GET", "/api/settings")[1]["wifi"] == {"configured": True}
+        browser.find_element("id", "join").click()
+        browser.switch_to.alert.accept()
+        board.wait(lambda: board.request("GET", "/api/settings")[1]["wifi"] == {"configured": False},
+                   what="forgotten")
+        board.wait(lambda: "own network" in msg(browser), what="said")
+        browser.find_element("id", "ssid").send_keys("CafeNet")
+        browser.find_element("id", "join").click()  # a network to join: no question, saved, said
+        board.wait(lambda: "CafeNet" in msg(browser) and "next time" in msg(browser), what="saved")
+        assert board.request("GET", "/api/settings")[1]["wifi"] == {"configured": True}
+
+
+def test_messages_are_plain_words_and_success_looks_like_success(browser, tmp_path):
+    """Was: "pair first: POST /api/pair ..." and "paired", both in the error colour."""
+    with WebBoard(str(tmp_path), settings={"mode": "two"}) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "to play" in status(browser), what="the live page")
+        wrong = "%04d" % ((int(board.code) + 1) % 10000)
+        browser.find_element("id", "code").send_keys(wrong)
+        browser.find_element("id", "pair").click()
+        board.wait(lambda: msg(browser), what="a message")
+        bad = msg(browser)
+        r, g, _ = rgb(browser, "msg")
+        assert "code" in bad and r > g, (bad, r, g)
+        browser.find_element("id", "code").clear()
+        pair_page(browser, board)
+        good = msg(browser)
+        r, g, _ = rgb(browser, "msg")
+        assert good.startswith("Paired") and g > r, (good, r, g)
+        for text in (bad, good):
+            assert not any(word in text for word in ("/api", "POST", "HTTP", "token", "401", "403")), text
+
+
+def test_the_replay_icons_are_drawn_not_font_glyphs(browser, tmp_path):
+    """Was: the start and end buttons were the characters U+23EE and U+23ED, empty boxes
+    on a phone without that font. The discs' marks are drawn too."""
+    with open(os.path.join(ROOT, "firmware", "connect4", "net", "page.html"), encoding="utf-8") as f:
+        page = f.read()
+    odd = sorted({ch for ch in page if ord(ch) > 0x2000 and ch not in "\u2026\u00b7"})
+    assert odd == [], odd  # no symbol that needs a font of its own
+    games = [record(7, "4455667", result="red")]
+    with WebBoard(str(tmp_path), settings={"mode": "two"}, games=lambda: games) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
+        browser.find_element("css selector", "#games li button").click()
+        for name in ("rfirst", "rprev", "rnext", "rlast"):
+            button = browser.find_element("id", name)
+            icon = button.find_element("tag name", "svg")
+            assert button.text == "" and button.get_attribute("aria-label")
+            assert icon.size["width"] >= 8 and icon.size["height"] >= 8, name
+
+
+def test_the_result_is_said_from_the_players_side_against_the_ai(browser, tmp_path):
+    """Was: "yellow wins" to the person who played red."""
+    from connect4.app.game import MODE_AI
+    with WebBoard(str(tmp_path), settings={"mode": "ai", "level": 1, "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
+        board.on_board(lambda app, now: app.board.load("171727"))  # yellow threatens column 7
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: page_moves(browser) == "171727", what="the position")
+        browser.find_element("css selector", '.cell[data-col="3"][data-row="6"]').click()
+        board.wait(lambda: board.app.board.winner, what="the AI wins")
+        board.wait(lambda: "You lost" in status(browser), what="you lost")
+        assert "yellow" not in status(browser).lower()
+
+        def red_to_win(app, now):
+            app.new_game(now, MODE_AI)
+            app.board.load("112233")
+        board.on_board(red_to_win)
+        board.wait(lambda: page_moves(browser) == "112233", what="the next position")
+        board.wait(lambda: "Your turn" in status(browser), what="your turn")
+        browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
+        board.wait(lambda: "You won" in status(browser), what="you won")
+
+
+def test_the_board_plays_with_the_keyboard_and_speaks_to_a_screen_reader(browser, tmp_path):
+    """Was: cells without names or focus, moves never announced. Columns are buttons named
+    "column 4, 6 free"; Tab and the arrow keys reach them, with a visible focus; Enter or
+    Space plays; each move is said in a live region."""
+    from selenium.webdriver.common.keys import Keys
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        browser.refresh()  # the page opened afresh, paired: Tab from its top
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        focused = None
+        for _ in range(10):  # Tab from the top of the page to the first column
+            browser.switch_to.active_element.send_keys(Keys.TAB)
+            focused = browser.switch_to.active_element
+            if (focused.get_attribute("aria-label") or "").startswith("column"):
+                break
+        assert focused.get_attribute("aria-label") == "column 1, 6 free"
+        for _ in range(3):
+            focused.send_keys(Keys.ARROW_RIGHT)
+            focused = browser.switch_to.active_element
+        assert focused.tag_name == "button" and focused.get_attribute("aria-label") == "column 4, 6 free"
+        outline = browser.execute_script(
+            "const s=getComputedStyle(document.activeElement);return [s.outlineStyle,s.outlineWidth]")
+        assert outline[0] != "none" and float(outline[1].rstrip("px")) >= 2, outline
+        live = browser.find_element("id", "status")
+        assert live.get_attribute("aria-live") == "polite"
+        focused.send_keys(Keys.ENTER)
+        board.wait(lambda: board.app.board.moves_string() == "4", what="red in column 4")
+        board.wait(lambda: "Red played column 4" in live.text, what="the move said")
+        assert "Yellow to play" in live.text
+        board.wait(lambda: browser.switch_to.active_element.get_attribute("aria-label") ==
+                   "column 4, 5 free (from the bottom: red)", what="the column's new name")
+        browser.switch_to.active_element.send_keys(Keys.SPACE)
+        board.wait(lambda: board.app.board.moves_string() == "44", what="yellow in column 4")
+        board.wait(lambda: "Yellow played column 4" in live.text, what="the second move said")

@@ -33,6 +33,7 @@ class WebBoard:
         self.server = None
         self.error = None
         self.stop_flag = False
+        self.paused = False  # the board gone silent (out of range): nothing steps, nothing answers
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, name="webboard", daemon=True)
 
@@ -55,6 +56,9 @@ class WebBoard:
                                  games=self.games).start("127.0.0.1", self.port)
             self.ready.set()
             while not self.stop_flag:
+                if self.paused:
+                    time.sleep(0.02)
+                    continue
                 self.sim.step()
         except BaseException as e:  # noqa: B902  (handed to the test)
             self.error = e
@@ -97,6 +101,18 @@ class WebBoard:
             return r.status, parsed
         finally:
             c.close()
+
+    def on_board(self, fn, seconds=10):
+        """Run fn(app, now) in the board's thread at a safe point of its loop (as the API's
+        writes are applied), and wait until it has run."""
+        done = threading.Event()
+
+        def command(app, arg, now):
+            fn(app, now)
+            done.set()
+        self.app.commands.append((command, None))
+        if not done.wait(seconds):
+            raise AssertionError("the board did not run the command within %d s" % seconds)
 
     def pair(self):
         status, body = self.request("POST", "/api/pair", {"code": self.code})
