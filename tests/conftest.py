@@ -26,6 +26,13 @@ SLOW = {
     "tests/test_sim_terminal.py::test_make_sim_in_a_terminal",
     # 237 engine commands searched twice on CPython (~15 s): the both-worlds set's ties
     "tests/test_same_in_both_worlds.py::test_the_command_list_is_large_and_full_of_root_ties",
+    # `make sim` in a pseudo-terminal again: --web's line kept in view, a closed terminal
+    "tests/test_sim_web.py::test_the_terminal_board_keeps_the_address_and_the_current_code_in_view",
+    "tests/test_sim_cli.py::test_temp_flash_is_removed_when_the_terminal_closes",
+    # a scripted walk to the menu's Wi-Fi on the real clock (--web), ~7 s
+    "tests/test_sim_web.py::test_wifi_from_the_menu_with_web_serves_on_the_web_port_and_loopback_only",
+    # the page waits out a silent board (3.5 s) in the browser
+    "tests/test_web_browser.py::test_a_board_gone_silent_is_said_within_5_s_and_the_page_comes_back_by_itself",
 }
 
 
