@@ -292,6 +292,11 @@ def nodes(arena):
     return get32(arena, _NODES)
 
 
+def ply(arena):
+    """How deep below its root the search is now (for the poll hook and tests)."""
+    return arena[_N] - arena[_ROOTN]
+
+
 def aborted(arena):
     return arena[_ABORT] != 0
 
