@@ -19,103 +19,20 @@ sees that limit by itself. Two checks here do:
   6000`, as the chip did; every level, on positions of 8 to 30 discs, must
   now answer there exactly as on CPython, node for node.
 """
-import asyncio
-import io
 import os
-import re
-import runpy
-import sys
 import threading
 import urllib.error
 import urllib.request
 
-import microdot
 import pytest
 
-from connect4.engine import core
 from connect4.engine.board import Board
 from connect4.engine.rng import Rng
 from tests.test_same_in_both_worlds import cpython_answers
 from tests.webboard import free_port
 from tools import mpvm
-from tools.common import CHIP_APP_BASE, CHIP_ENGINE_BASE, CHIP_PLY_BYTES, ROOT, STACK_BUDGET, stack_bytes
-
-FIRMWARE = os.path.join(ROOT, "firmware") + os.sep
-ON_BOARD = (FIRMWARE, os.path.dirname(microdot.__file__) + os.sep)
-ASYNCIO = os.path.dirname(asyncio.__file__) + os.sep
-# MicroPython's asyncio nests fewer frames than CPython's (whose event loop and
-# wait_for go through a dozen): Loop.run_until_complete, run_until_complete
-# (which sends into the task's coroutines), wait_for and create_task, read in
-# extmod/asyncio/core.py and funcs.py of MicroPython 1.28. A chain that passes
-# through CPython's asyncio is charged that many frames for it.
-MICROPYTHON_ASYNCIO_FRAMES = 4
-
-
-def native_functions():
-    """'file:function' of every firmware function compiled to machine code on the chip."""
-    out = set()
-    for folder, _, files in os.walk(FIRMWARE):
-        for name in files:
-            if name.endswith(".py"):
-                with open(os.path.join(folder, name)) as f:
-                    lines = f.read().splitlines()
-                for i, line in enumerate(lines[:-1]):
-                    if re.match(r"\s*@micropython\.(viper|native)\b", line):
-                        m = re.match(r"\s*def (\w+)", lines[i + 1])
-                        out.add("%s:%s" % (name, m.group(1)))
-    return out
-
-
-NATIVE = native_functions()
-
-
-class Nesting:
-    """A profile hook: the chain of on-board frames that takes the most stack on the chip
-    (tools.common.stack_bytes), and the deepest chain that ends at a given function."""
-
-    def __init__(self, at=None):
-        self.most = 0  # bytes
-        self.chain = []
-        self.at = at  # 'file:function': also keep the deepest chain that ends there
-        self.at_chain = []
-        self.plies = 0  # the deepest ply of a search seen from `at`
-
-    @staticmethod
-    def bytes(chain, via_asyncio=False):
-        frames = len(chain) + (MICROPYTHON_ASYNCIO_FRAMES if via_asyncio else 0)
-        return stack_bytes(frames, sum(f in NATIVE for f in chain))
-
-    def __call__(self, frame, event, arg):
-        if event != "call":
-            return
-        chain = []
-        via_asyncio = False
-        f = frame
-        while f is not None:
-            name = f.f_code.co_filename
-            if name.startswith("<frozen importlib"):
-                return  # an import: the board imports at start-up, never inside a search
-            if name.startswith(ON_BOARD):
-                chain.append("%s:%s" % (os.path.basename(name), f.f_code.co_name))
-            elif name.startswith(ASYNCIO):
-                via_asyncio = True
-            f = f.f_back
-        chain.reverse()
-        used = self.bytes(chain, via_asyncio)
-        if used > self.most:
-            self.most = used
-            self.chain = chain + ["(MicroPython's asyncio)"] * (MICROPYTHON_ASYNCIO_FRAMES if via_asyncio else 0)
-        if self.at is not None and chain and chain[-1] == self.at:
-            if len(chain) > len(self.at_chain):
-                self.at_chain = chain
-            f = frame
-            while f is not None and f.f_code.co_name != "negamax":
-                f = f.f_back
-            if f is not None:
-                self.plies = max(self.plies, core.ply(f.f_locals["arena"]))
-
-    def report(self):
-        return "%d bytes at most, %d frames: %s" % (self.most, len(self.chain), " > ".join(self.chain))
+from tools.bench import stack
+from tools.common import CHIP_APP_BASE, CHIP_ENGINE_BASE, CHIP_PLY_BYTES, ROOT, STACK_BUDGET
 
 
 def positions_by_discs(lo, hi, seed):
@@ -151,21 +68,12 @@ def test_the_level_commands_cover_every_level_and_8_to_30_discs():
     assert [c for c in cmds if c.startswith("level")] == ["level %d" % n for n in range(1, 9)]
 
 
-def test_the_engine_protocol_nests_within_the_chips_stack(monkeypatch):
-    cmds = level_commands() + ["quit"]
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("\n".join(cmds).encode() + b"\n")))
-    out = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    hook = Nesting(at="search.py:_poll")
-    sys.setprofile(hook)
-    try:
-        runpy.run_path(os.path.join(ROOT, "firmware", "engine_main.py"), run_name="engine_main")
-    finally:
-        sys.setprofile(None)
-    assert out.getvalue().count("bestmove") == 1 + 3 * 8 - 1  # 23 positions and the crash case
+def test_the_engine_protocol_nests_within_the_chips_stack():
+    hook, out = stack.engine_main(level_commands())
+    assert out.count("bestmove") == 1 + 3 * 8 - 1  # 23 positions and the crash case
     assert "core.py:negamax" in hook.at_chain, hook.at_chain  # the hook saw inside the search
     # The model over-estimates what the chip measured at the poll hook from the REPL with one ply.
-    assert Nesting.bytes(hook.at_chain) >= CHIP_ENGINE_BASE + CHIP_PLY_BYTES, hook.at_chain
+    assert stack.Nesting.bytes(hook.at_chain) >= CHIP_ENGINE_BASE + CHIP_PLY_BYTES, hook.at_chain
     assert hook.most <= STACK_BUDGET, hook.report()
 
 
@@ -192,17 +100,13 @@ def test_the_apps_ai_turn_with_wifi_on_nests_within_the_chips_stack(tmp_path):
             except OSError:
                 done.wait(0.02)
 
-    hook = Nesting(at="game.py:_poll")
+    hook = stack.Nesting(at="game.py:_poll")
     thread = threading.Thread(target=client, daemon=True)
     thread.start()
-    threading.setprofile(hook)  # main.py runs in this thread when headless, else in its own
-    sys.setprofile(hook)
     try:
-        rc = sim.main(["--headless", "--flash", str(tmp_path / "flash"), "--mode", "demo",
-                       "--seed", "5", "--web", str(port), "--seconds", "30"])
+        rc = stack.profiled(hook, sim.main, ["--headless", "--flash", str(tmp_path / "flash"), "--mode",
+                                             "demo", "--seed", "5", "--web", str(port), "--seconds", "30"])
     finally:
-        sys.setprofile(None)
-        threading.setprofile(None)
         done.set()
         thread.join(10)
     assert rc == 0
@@ -212,7 +116,7 @@ def test_the_apps_ai_turn_with_wifi_on_nests_within_the_chips_stack(tmp_path):
     assert any(f.startswith("server.py:") for f in hook.chain[hook.chain.index("game.py:_poll"):]), \
         hook.report()
     # The model over-estimates what the chip measured at the app's poll hook with one ply nested.
-    assert Nesting.bytes(hook.at_chain) >= CHIP_APP_BASE + CHIP_PLY_BYTES, hook.at_chain
+    assert stack.Nesting.bytes(hook.at_chain) >= CHIP_APP_BASE + CHIP_PLY_BYTES, hook.at_chain
     assert hook.most <= STACK_BUDGET, hook.report()
 
 
