@@ -12,7 +12,10 @@ import time
 
 from connect4.app.game import PLAY
 from connect4.app.records import Records
+from connect4.app.resume import SavedGame
 from connect4.app.store import Store
+from connect4.engine.board import Board
+from connect4.engine.rng import Rng
 from connect4.engine.search import Searcher
 from test_board_sim import run_board
 from host_sim.world import Sim
@@ -129,15 +132,26 @@ def test_the_simulator_killed_mid_game_comes_back_with_the_same_moves(tmp_path):
         p.communicate(timeout=60)
 
 
-def test_a_hint_is_kept_with_the_game(tmp_path):
-    flash = str(tmp_path / "flash") + "/"
+def one_disc(flash):
+    """A simulated board on `flash` in a two-player game, red's first disc in the centre
+    (the Sim returned: close it)."""
     os.makedirs(flash)
     settings(flash, mode="two", first="red")
     s = Sim(flash, chip_speed=False)
     try:
         s.run_for(1600)
-        s.do("press")  # red drops in the centre
+        s.do("press")
         s.run_until(lambda: s.app.state == PLAY)
+    except BaseException:
+        s.close()
+        raise
+    return s
+
+
+def test_a_hint_is_kept_with_the_game(tmp_path):
+    flash = str(tmp_path / "flash") + "/"
+    s = one_disc(flash)
+    try:
         s.do("hint")  # yellow asks
         s.run_until(lambda: s.app.state == PLAY and s.app.hints[1] == 1)
     finally:
@@ -149,3 +163,24 @@ def test_a_hint_is_kept_with_the_game(tmp_path):
         assert again.app.cursor == s.app.cursor  # on the hinted column
     finally:
         again.close()
+
+
+def headless(flash, *more):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-m", "host_sim.sim", "--headless", "--flash", flash] + list(more),
+                       cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_a_mode_from_the_command_line_leaves_the_game_as_the_menu_would(tmp_path):
+    flash = str(tmp_path / "flash") + "/"
+    one_disc(flash).close()
+    headless(flash, "--mode", "two", "--seconds", "5")  # no change: the game goes on
+    assert SavedGame(flash + "game.txt").load(Board(), Rng())[0].moves == "4"
+    assert list(Records(flash + "games.txt").recent()) == []
+    r = headless(flash, "--mode", "demo", "--games", "1", "--seconds", "600")  # another mode: left
+    assert "game 1, demo" in r.stdout and not os.path.exists(flash + "game.txt")
+    records = list(Records(flash + "games.txt").recent())
+    assert [(r.mode, r.moves, r.result) for r in records][1:] == [("two", "4", 3)]
