@@ -447,71 +447,6 @@ def scan(arena, player: int) -> int:
     return out
 
 
-def horizon(arena, player):
-    """The heuristic value of the arena's position for `player`, within +-EVAL_MAX."""
-    p = arena
-    # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
-    # The incremental score holds the open windows (by how many discs they
-    # hold) and the centre discs. Here the threats are added: a cell that
-    # would complete a four, with extras for the row parity that favours
-    # its owner (odd rows for the first player, even for the second), for
-    # being the lowest threat of its column, for sitting right above a
-    # playable cell, and for two threats of one player stacked in a column
-    # (a fork). The search inlines the same walk at its leaves (a call costs
-    # about as much as the walk); this bytecode copy serves the few nodes that
-    # are called at the horizon (the root's first iteration).
-    v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-    wthreat = p[_WTHREAT]
-    wodd = p[_WODD]
-    wlow = p[_WLOW]
-    wstack = p[_WSTACK]
-    wnext = p[_WNEXT]
-    c = 0
-    while c < _COLS:
-        x = p[_TOP + c]
-        y = x
-        low = 0  # set once any threat was seen lower in this column
-        prev1 = 0
-        prev2 = 0
-        while y < _FIELD_END:
-            a = p[_T1 + y]
-            b = p[_T2 + y]
-            odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
-            if a:
-                v += wthreat
-                if odd:
-                    v += wodd
-                    if low == 0:
-                        v += wlow
-                if prev1:
-                    v += wstack
-                if y == x + _ROW:
-                    v += wnext
-            if b:
-                v -= wthreat
-                if odd == 0:
-                    v -= wodd
-                    if low == 0:
-                        v -= wlow
-                if prev2:
-                    v -= wstack
-                if y == x + _ROW:
-                    v -= wnext
-            if a or b:
-                low = 1
-            prev1 = a
-            prev2 = b
-            y += _ROW
-        c += 1
-    if player == 2:
-        v = 0 - v
-    if v > EVAL_MAX:
-        v = EVAL_MAX
-    elif v < 0 - EVAL_MAX:
-        v = 0 - EVAL_MAX
-    return v
-
-
 # negamax() walks the tree in one loop, not by calling itself: each ply's
 # record in the arena keeps what its node must remember while a child is
 # searched, so the call stack stays the same however deep the search goes
@@ -626,8 +561,64 @@ def negamax(arena, depth: int, h: int) -> int:
                 if alpha >= beta:
                     r = alpha
                     continue
-            if depth <= 0:  # only the root's first iteration asks for a node at the horizon
-                r = int(horizon(arena, player))
+            if depth <= 0:
+                # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
+                # The incremental score holds the open windows (by how many discs
+                # they hold) and the centre discs. Here the threats are added: a
+                # cell that would complete a four, with extras for the row parity
+                # that favours its owner (odd rows for the first player, even for
+                # the second), for being the lowest threat of its column, for
+                # sitting right above a playable cell, and for two threats of one
+                # player stacked in a column (a fork).
+                r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+                wthreat = p[_WTHREAT]
+                wodd = p[_WODD]
+                wlow = p[_WLOW]
+                wstack = p[_WSTACK]
+                wnext = p[_WNEXT]
+                c = 0
+                while c < _COLS:
+                    x = p[_TOP + c]
+                    y = x
+                    low = 0  # set once any threat was seen lower in this column
+                    prev1 = 0
+                    prev2 = 0
+                    while y < _FIELD_END:
+                        ta = p[_T1 + y]
+                        tb = p[_T2 + y]
+                        odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
+                        if ta:
+                            r += wthreat
+                            if odd:
+                                r += wodd
+                                if low == 0:
+                                    r += wlow
+                            if prev1:
+                                r += wstack
+                            if y == x + _ROW:
+                                r += wnext
+                        if tb:
+                            r -= wthreat
+                            if odd == 0:
+                                r -= wodd
+                                if low == 0:
+                                    r -= wlow
+                            if prev2:
+                                r -= wstack
+                            if y == x + _ROW:
+                                r -= wnext
+                        if ta or tb:
+                            low = 1
+                        prev1 = ta
+                        prev2 = tb
+                        y += _ROW
+                    c += 1
+                if player == 2:
+                    r = 0 - r
+                if r > EVAL_MAX:
+                    r = EVAL_MAX
+                elif r < 0 - EVAL_MAX:
+                    r = 0 - EVAL_MAX
                 continue
             ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * _BUCKET
             check = (h >> _CHECK_SHIFT) & _CHECK_MASK
@@ -762,169 +753,30 @@ def negamax(arena, depth: int, h: int) -> int:
                     acc += centre
                 p[_SCORE] = acc & 0xFF
                 p[_SCORE + 1] = (acc >> 8) & 0xFF
-                if depth == 1:
-                    # The child is a leaf: its node inlined, the same steps as _ENTER
-                    # (count, abort, scan, bounds, horizon value) for the child's
-                    # player `lq`. About half the nodes are leaves, and a round of
-                    # the loop for each would cost about as much as a leaf's work.
-                    alpha = alpha0
-                    if best > alpha:
-                        alpha = best
-                    lq = 3 - player
-                    n1 = n + 1
-                    lw = 0 - beta  # the child's window (lw, lb)
-                    lb = 0 - alpha
-                    if i > 0:
-                        lw = 0 - alpha - 1  # a null window first, as below
-                    again = 1
-                    while again:
-                        again = 0
-                        count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
-                        count += 1
-                        p[_NODES] = count & 0xFF
-                        p[_NODES + 1] = (count >> 8) & 0xFF
-                        p[_NODES + 2] = (count >> 16) & 0xFF
-                        p[_NODES + 3] = (count >> 24) & 0xFF
-                        budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
-                        if budget:
-                            if count > budget:
-                                p[_ABORT] = 1
-                        if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
-                            if int(_poll()):
-                                p[_ABORT] = 1
-                        lr = 0
-                        if p[_ABORT] == 0 and n1 < DISCS:
-                            lown = _T1
-                            lopp = _T2
-                            if lq == 2:
-                                lown = _T2
-                                lopp = _T1
-                            lthr = 0
-                            lund = 0
-                            legal = 0
-                            won = 0
-                            lc = 0
-                            while lc < _COLS:
-                                lx = p[_TOP + lc]
-                                if lx < _FIELD_END:
-                                    legal |= 1 << lc
-                                    if p[lown + lx]:
-                                        won = 1
-                                    if p[lopp + lx]:
-                                        lthr |= 1 << lc
-                                    if lx < _TOP_ROW:
-                                        if p[lopp + lx + _ROW]:
-                                            lund |= 1 << lc
-                                lc += 1
-                            done = 1
-                            if won:
-                                lr = (WIN + DISCS) - n1
-                            elif n1 >= DISCS - 1:
-                                lr = 0
-                            elif lthr:
-                                if (lthr & (lthr - 1)) != 0 or (lthr & lund) != 0:
-                                    lr = n1 - (WIN + DISCS - 1)
-                                else:
-                                    done = 0
-                            elif (legal & (COLUMNS ^ lund)) == 0:
-                                lr = n1 - (WIN + DISCS - 1)
-                            else:
-                                done = 0
-                            if done == 0:
-                                la = lw
-                                lbb = lb
-                                lhi = (WIN + DISCS - 2) - n1
-                                if lbb > lhi:
-                                    lbb = lhi
-                                    if la >= lbb:
-                                        lr = lbb
-                                        done = 1
-                                if done == 0:
-                                    llo = n1 - (WIN + DISCS - 3)
-                                    if la < llo:
-                                        la = llo
-                                        if la >= lbb:
-                                            lr = la
-                                            done = 1
-                            if done == 0:  # the horizon value, as horizon() computes it
-                                lr = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-                                wthreat = p[_WTHREAT]
-                                wodd = p[_WODD]
-                                wlow = p[_WLOW]
-                                wstack = p[_WSTACK]
-                                wnext = p[_WNEXT]
-                                lc = 0
-                                while lc < _COLS:
-                                    lx = p[_TOP + lc]
-                                    ly = lx
-                                    low = 0
-                                    prev1 = 0
-                                    prev2 = 0
-                                    while ly < _FIELD_END:
-                                        ta = p[_T1 + ly]
-                                        tb = p[_T2 + ly]
-                                        odd = (ly >> _ROW_SHIFT) & 1
-                                        if ta:
-                                            lr += wthreat
-                                            if odd:
-                                                lr += wodd
-                                                if low == 0:
-                                                    lr += wlow
-                                            if prev1:
-                                                lr += wstack
-                                            if ly == lx + _ROW:
-                                                lr += wnext
-                                        if tb:
-                                            lr -= wthreat
-                                            if odd == 0:
-                                                lr -= wodd
-                                                if low == 0:
-                                                    lr -= wlow
-                                            if prev2:
-                                                lr -= wstack
-                                            if ly == lx + _ROW:
-                                                lr -= wnext
-                                        if ta or tb:
-                                            low = 1
-                                        prev1 = ta
-                                        prev2 = tb
-                                        ly += _ROW
-                                    lc += 1
-                                if lq == 2:
-                                    lr = 0 - lr
-                                if lr > EVAL_MAX:
-                                    lr = EVAL_MAX
-                                elif lr < 0 - EVAL_MAX:
-                                    lr = 0 - EVAL_MAX
-                        sc = 0 - lr
-                        if lw != 0 - beta and sc > alpha and sc < beta and p[_ABORT] == 0:
-                            lw = 0 - beta  # the null window failed high: again with the full one
-                            again = 1
-                    step = _SCORED
-                else:
-                    # Descend: the child's window, the first move's the full one, the
-                    # others' a null window first (_RETURN searches again if it fails high).
-                    p[rec + _P_NEXT] = i
-                    p[rec + _P_STATE] = best_move
-                    p[rec + _P_ALPHA0] = (alpha0 + _AB_BIAS) & 0xFF
-                    p[rec + _P_ALPHA0 + 1] = (alpha0 + _AB_BIAS) >> 8
-                    p[rec + _P_BETA] = (beta + _AB_BIAS) & 0xFF
-                    p[rec + _P_BETA + 1] = (beta + _AB_BIAS) >> 8
-                    p[rec + _P_BEST] = (best + _AB_BIAS) & 0xFF
-                    p[rec + _P_BEST + 1] = (best + _AB_BIAS) >> 8
-                    alpha = alpha0
-                    if best > alpha:
-                        alpha = best
-                    child_alpha = 0 - alpha - 1
-                    if i == 0:
-                        child_alpha = 0 - beta
-                    beta = 0 - alpha
-                    alpha = child_alpha
+                # Descend: the child's window, the first move's the full one, the
+                # others' a null window first (_RETURN searches again if it fails high).
+                p[rec + _P_NEXT] = i
+                p[rec + _P_STATE] = best_move
+                p[rec + _P_ALPHA0] = (alpha0 + _AB_BIAS) & 0xFF
+                p[rec + _P_ALPHA0 + 1] = (alpha0 + _AB_BIAS) >> 8
+                p[rec + _P_BETA] = (beta + _AB_BIAS) & 0xFF
+                p[rec + _P_BETA + 1] = (beta + _AB_BIAS) >> 8
+                p[rec + _P_BEST] = (best + _AB_BIAS) & 0xFF
+                p[rec + _P_BEST + 1] = (best + _AB_BIAS) >> 8
+                alpha = alpha0
+                if best > alpha:
+                    alpha = best
+                child_alpha = 0 - alpha - 1
+                if i == 0:
+                    child_alpha = 0 - beta
+                beta = 0 - alpha
+                alpha = child_alpha
+                if depth > 1:  # a leaf looks at no table: its hash is not needed
                     z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
                     h = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
-                    depth -= 1
-                    step = _ENTER
-                    continue
+                depth -= 1
+                step = _ENTER
+                continue
         if step == _RETURN:
             if int(p[_N]) == first:
                 return r
@@ -961,8 +813,9 @@ def negamax(arena, depth: int, h: int) -> int:
                 depth -= 1
                 step = _ENTER
                 continue
-            z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
-            h = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
+            if depth > 1:  # back to this node's hash (a leaf's was never made)
+                z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
+                h = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
             step = _SCORED
         if step == _SCORED:
             # remove(arena, x), inlined
