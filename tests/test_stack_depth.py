@@ -78,10 +78,22 @@ def test_the_engine_protocol_nests_within_the_chips_stack():
 
 
 def test_the_apps_ai_turn_with_wifi_on_nests_within_the_chips_stack(tmp_path):
-    """The board's own main.py (through the simulator) in the demo, the AIs thinking, while a
-    client sends requests: they are answered from inside the search's poll hook."""
+    """The board's own main.py (through the simulator) takes back a game in progress at 13
+    discs, level 8 to move, the position whose search crashed the chip: its proof goes 20 plies
+    and more deep while a client's requests are answered from the search's poll hook."""
     from host_sim import sim
+    from host_sim.world import load_config
+    from connect4.app.assemble import settings_store
+    from connect4.app.records import Record
 
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    moves = "1547324443323"
+    game = Record("ai", first=0, levels=(0, 8), moves=moves, marks="?" * len(moves))
+    (flash / "game.txt").write_text("%s\n0 1 2 3\n" % game.line())
+    store = settings_store(load_config("encoder", {"flash_dir": str(flash) + os.sep}))
+    store.settings.update({"mode": "ai", "level": 8})  # the game's own settings, as a crash leaves them
+    store.save()
     port = free_port()
     done = threading.Event()
     answered = [0]
@@ -104,13 +116,14 @@ def test_the_apps_ai_turn_with_wifi_on_nests_within_the_chips_stack(tmp_path):
     thread = threading.Thread(target=client, daemon=True)
     thread.start()
     try:
-        rc = stack.profiled(hook, sim.main, ["--headless", "--flash", str(tmp_path / "flash"), "--mode",
-                                             "demo", "--seed", "5", "--web", str(port), "--seconds", "30"])
+        rc = stack.profiled(hook, sim.main, ["--headless", "--flash", str(flash), "--seed", "5",
+                                             "--web", str(port), "--seconds", "8"])
     finally:
         done.set()
         thread.join(10)
     assert rc == 0
     assert answered[0] > 20, answered[0]
+    assert hook.plies >= 20, hook.plies  # as deep as the recursive search could not go
     # The deepest chain is a request handled inside the search's poll hook.
     assert "core.py:negamax" in hook.chain and "game.py:_poll" in hook.chain, hook.report()
     assert any(f.startswith("server.py:") for f in hook.chain[hook.chain.index("game.py:_poll"):]), \
