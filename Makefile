@@ -79,9 +79,10 @@ picture: $(VENV_STAMP)
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine
 
-# The board's own engine_main.py in the MicroPython VM: the twin of `make engine`.
+# The board's own engine_main.py in the MicroPython VM: the twin of `make engine`
+# (run in /firmware, where book.bin lies beside it as on the board).
 engine-vm: $(NODE_STAMP)
-	@node tools/mpvm/run.mjs --grow --strip-native --path firmware=/firmware firmware/engine_main.py
+	@node tools/mpvm/run.mjs --grow --strip-native --path firmware=/firmware --cwd /firmware firmware/engine_main.py
 
 test: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q

@@ -34,7 +34,7 @@ def stdin_waiting():
 
 def main():
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
-    # the board's opening book when book.bin is beside main.py (not in the VM: no file there)
+    # the board's opening book when book.bin is beside main.py (in the VM: run in /firmware)
     Protocol(print, AIPlayer(book=open_book())).serve(StreamLines(stdin, stdin_waiting()))
 
 

@@ -10,15 +10,22 @@ import os
 import sys
 import threading
 
-import host_sim  # noqa: F401  (stubs and firmware on the path)
+import host_sim  # stubs and firmware on the path
 from connect4.engine import levels
+from connect4.engine.book import open_book
+from connect4.engine.player import AIPlayer
 from connect4.engine.protocol import MAX_LINE, MAX_MOVETIME, MAX_NODES, Protocol
 
 HEAD = MAX_LINE + 2  # of a line over the cap, enough to answer it `error line too long`
 
-USAGE = """usage: python -m host_sim.engine [-h]   (or: make engine)
+BOOK = os.path.join(host_sim.FIRMWARE, "book.bin")  # what `make deploy` puts beside main.py
 
-The Connect 4 engine's line protocol on stdin/stdout, one command a line:
+USAGE = """usage: python -m host_sim.engine [-h] [--no-book]   (or: make engine)
+
+The Connect 4 engine's line protocol on stdin/stdout, one command a line.
+The opening book (firmware/book.bin) is used as on the board, at the top
+level without a depth or nodes limit (`info book` before such a move);
+--no-book leaves it out, as a board without the file. Commands:
   position [digits]     set the position: 1-based columns in play order (4453); none = empty board
   go [depth D] [nodes N] [movetime MS]
                         search: `info depth D score S nodes N` lines, then `bestmove C`;
@@ -101,6 +108,8 @@ def main(argv=None, stdin=None, stdout=None):
         if arg in ("-h", "--help"):
             stdout.write(USAGE)
             return 0
+    use_book = "--no-book" not in argv
+    argv = [a for a in argv if a != "--no-book"]
     if argv:
         sys.stderr.write("host_sim.engine: unknown argument %r (the commands come on stdin; "
                          "see --help)\n" % argv[0])
@@ -110,10 +119,14 @@ def main(argv=None, stdin=None, stdout=None):
         stdout.write(line + "\n")
         stdout.flush()
 
+    book = open_book(BOOK) if use_book else None
     try:
-        Protocol(write).serve(ThreadLines(stdin or sys.stdin.buffer))
+        Protocol(write, AIPlayer(book=book)).serve(ThreadLines(stdin or sys.stdin.buffer))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): nothing left to answer
+        sys.stderr.close()
+        return 0
     return 0
 
 

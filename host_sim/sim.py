@@ -244,16 +244,36 @@ def check_hardware(cfg):
 
 
 def preset_settings(args, cfg):
-    """--mode/--level: change the saved settings, as the menu would."""
+    """--mode/--level: change the saved settings, as the menu would: a change leaves the
+    game in progress kept on the flash (connect4.app.resume), recorded as abandoned."""
     if args.mode is None and args.level is None:
         return
     from connect4.app.assemble import settings_store
     store = settings_store(cfg)
+    before = dict(store.settings)
     if args.mode is not None:
         store.settings["mode"] = args.mode
     if args.level is not None:
         store.settings["level"] = args.level
     store.save()
+    if store.settings != before:
+        leave_game(cfg["flash_dir"])
+
+
+def leave_game(flash):
+    """The game in progress on the flash, if any, recorded as abandoned and no longer kept."""
+    from connect4.app.records import Records
+    from connect4.app.resume import SavedGame
+    from connect4.engine.board import Board
+    from connect4.engine.rng import Rng
+    saved = SavedGame(flash + "game.txt")
+    got = saved.load(Board(), Rng())
+    if got is not None:
+        record = got[0]
+        if JUDGE[0] is not None:  # the simulator's marks, as for every record it writes
+            record.marks = JUDGE[0](record.moves)
+        Records(flash + "games.txt").append(record)
+        saved.clear()
 
 
 def saved_mode(cfg):

@@ -150,8 +150,9 @@ def test_bounce_and_mashing_through_the_stubs(sim):
     assert s.app.board.moves_string() == "6"
 
 
-def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None, gpio4=None):
-    """boot.main() (what main.py runs) on the virtual clock until stop_ms.
+def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None, gpio4=None, until=None):
+    """boot.main() (what main.py runs) on the virtual clock until stop_ms, or until
+    until(apps, games) is true.
 
     Returns (result, panel); panel.frames_seen: every frame shown, panel.apps:
     the apps boot started (its "app" events), panel.games: the games played.
@@ -177,7 +178,8 @@ def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None, gpio4
     def listen(kind, data):
         (apps if kind == "app" else games if kind == "game" else []).append(data)
     try:
-        result = boot.main(cfg, listen, stop=lambda: now_ms() >= stop_ms)
+        result = boot.main(cfg, listen, stop=lambda: now_ms() >= stop_ms or (
+            until is not None and until(apps, games)))
     finally:
         CLOCK.hooks[:] = []
         CLOCK.make_real()

@@ -83,7 +83,9 @@ first += turn_right(100) + turn_right(100) + click(100)  # level 6, confirm
 first += [(200, BUTTON, 0), (1100, BUTTON, None)]  # long press: close, a new game
 result, frames = run(first, 300)
 app = current()
-print("first", result, frames > 20, app.settings["level"], app.board.count <= 1, sorted(os.listdir("/flash")))
+files = os.listdir("/flash")  # game.txt: the new game's first move, if the AI has made it
+print("first", result, frames > 20, app.settings["level"], app.board.count <= 1,
+      ("game.txt" in files) == (app.board.count == 1), sorted(f for f in files if f != "game.txt"))
 print("record", open("/flash/games.txt").read().split(" ")[4])  # the game left for a new one
 machine.reset_world()
 result, frames = run([], 200)
@@ -97,6 +99,6 @@ def test_the_board_boots_plays_and_keeps_settings_in_micropython(tmp_path):
                  timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0] == "first stopped True 6 True ['connect4.json', 'games.txt']", r.stdout  # a new game
+    assert lines[0] == "first stopped True 6 True True ['connect4.json', 'games.txt']", r.stdout  # a new game
     assert lines[1] == "record a", r.stdout  # the game left for it: recorded, abandoned
     assert lines[2] == "second stopped ok 6", r.stdout

@@ -134,3 +134,27 @@ def test_make_engine_and_make_engine_vm_are_twins():
     assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
     assert runs[0].stdout == runs[1].stdout
     assert runs[0].stdout.count("bestmove") == 2 and "error" in runs[0].stdout
+
+
+@pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
+def test_book_moves_are_the_same_in_make_engine_and_on_the_board():
+    """`make engine` opens firmware/book.bin as the board's engine_main.py does (run in /firmware,
+    where the book lies beside it): the same `info book` lines and moves, and searches past it."""
+    import io
+    from host_sim import engine
+    cmds = ["level 8"]
+    for moves in ("", "4", "44", "4453", "43", "1", "7", "444444", "4455", "3", "36", "445"):
+        cmds += ["position " + moves, "go"]
+    cmds += ["position 44", "go nodes 500", "level 7", "position 4", "go", "quit"]
+    text = "\n".join(cmds) + "\n"
+    out = io.StringIO()
+    assert engine.main([], stdin=io.BytesIO(text.encode()), stdout=out) == 0
+    vm = mpvm.run(os.path.join(mpvm.ROOT, "firmware", "engine_main.py"), input=text, grow=True,
+                  cwd="/firmware", timeout=300)
+    assert vm.returncode == 0, vm.stderr
+    assert vm.stdout == out.getvalue()
+    assert out.getvalue().count("info book") >= 8
+    assert out.getvalue().count("bestmove") == 14
+    bookless = io.StringIO()
+    assert engine.main(["--no-book"], stdin=io.BytesIO(text.encode()), stdout=bookless) == 0
+    assert "info book" not in bookless.getvalue() and bookless.getvalue().count("bestmove") == 14

@@ -30,6 +30,33 @@ def path(rel):
 # per move is estimated as nodes x instructions per node / CHIP_IPS.
 CHIP_IPS = 100_000_000
 
+# The chip's stack (../shared/CHIP.md, "The stack, measured", on the stock 1.28.0
+# image): MicroPython's check raises "maximum recursion depth exceeded" past
+# CHIP_STACK_LIMIT bytes, and CHIP_STACK_MARGIN must stay free at the deepest
+# point (issue 24). A nested ply of the old recursive viper search cost
+# CHIP_PLY_BYTES. At its poll hook the REPL (AIPlayer.choose) used
+# CHIP_ENGINE_BASE + CHIP_PLY_BYTES x plies bytes, the app (main.py) CHIP_APP_BASE
+# + CHIP_PLY_BYTES x plies. Under the plies the REPL's chain holds 7 bytecode
+# frames (<stdin>, choose, search, _root, core.search, Searcher._poll, the poll
+# function) and the app's 14 (tests/test_stack_depth.py prints it): charged
+# alone, with the runtime's own stack counted in, a bytecode frame then costs
+# 335 and 254 bytes. stack_bytes() charges every bytecode frame the larger and
+# every viper or native frame CHIP_PLY_BYTES, so it over-estimates both figures.
+CHIP_STACK_LIMIT = 15_360
+CHIP_STACK_MARGIN = 2_048
+CHIP_PLY_BYTES = 460
+CHIP_ENGINE_BASE = 2_340
+CHIP_APP_BASE = 3_556
+CHIP_FRAME_BYTES = -(-CHIP_ENGINE_BASE // 7)  # 335
+STACK_BUDGET = CHIP_STACK_LIMIT - CHIP_STACK_MARGIN  # 13,312 bytes: the deepest chain's most
+
+
+def stack_bytes(frames, native=0):
+    """The chip's stack under a chain of `frames` nested frames, `native` of them viper
+    or native code, at most (the model above)."""
+    return (frames - native) * CHIP_FRAME_BYTES + native * CHIP_PLY_BYTES
+
+
 # The strongest AI level (connect4.engine.levels.MAX_LEVEL; tests/test_tools.py
 # checks they agree) and the games every strength figure plays: the empty board
 # and the 49 two-move openings, the engine first and second in turn.

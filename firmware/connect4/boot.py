@@ -16,7 +16,8 @@ its first write, a crash of the game.
   the chip resets, so the window starts after reset rather than relying on a
   button held through it.)
 - An unexpected exception is appended to `error.log` on flash (kept under
-  about 8 KB), a red cross blinks on the matrix, and the app starts again.
+  about 8 KB) with the game's moves, a red cross blinks on the matrix, and the
+  app starts again, back in the game in progress (connect4.app.resume).
   Five crashes in a row, each within 10 s of its start, stop the restarts
   (the cross stays lit; the REPL is free, unless `watchdog_ms` armed the
   watchdog, which cannot be stopped: it then resets the board). If the
@@ -93,16 +94,20 @@ def fresh_seed():
         return time.ticks_ms() or 1
 
 
-def log_error(path, exc):
-    """Append the traceback to the error log; never raises."""
+def log_error(path, exc, app=None):
+    """Append the traceback to the error log, with the position of `app`'s game (its moves,
+    to play it again); never raises."""
     try:
         try:
             if os.stat(path)[6] > LOG_LIMIT:
                 os.remove(path)
         except OSError:
             pass
+        where = ""
+        if app is not None:
+            where = ", moves " + (app.board.moves_string() or "-")
         with open(path, "a") as f:
-            f.write("--- crash at %d ms\n" % time.ticks_ms())  # type: ignore[str-format]  # ticks: an int
+            f.write("--- crash at %d ms%s\n" % (time.ticks_ms(), where))  # type: ignore[str-format]  # ticks: an int
             sys.print_exception(exc, f)  # type: ignore[attr-defined]  # MicroPython's (host_sim adds it)
     except Exception:
         pass
@@ -143,6 +148,7 @@ def main(cfg, listener=None, stop=None, clock=time):
     hw = None
     choice = -1  # the power-on gesture's choice, made once
     crashes = 0
+    app = None
     while True:
         started = clock.ticks_ms()
         try:
@@ -171,8 +177,8 @@ def main(cfg, listener=None, stop=None, clock=time):
         except KeyboardInterrupt:
             raise
         except Exception as e:
-            app = None  # noqa: F841  (free the crashed app before the next one)
-            log_error(log, e)
+            log_error(log, e, app)
+            app = None  # free the crashed app before the next one
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
             if choice == _SAFE or choice == _HWTEST:  # asked for at power-on: never the game instead
                 if hw is not None:

@@ -5,6 +5,7 @@ Every figure is measured in this run:
      and instructions per node of the native code (callgrind on a MicroPython
      unix-port binary given with --micropython, else the figure recorded in
      tools/data/chip.txt by tools/bench/instr_per_node.py, with its provenance),
+     the deepest stack of a search on the chip (tools/bench/stack.py's model),
      and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
      perfect solver (tools/bench/perfect.py; ../shared/bench when present,
@@ -42,12 +43,13 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench, ladder, perfect  # noqa: E402
+from tools.bench import chipbench, ladder, perfect, stack  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
-from tools.common import CHIP_FILE, CHIP_IPS, ROOT, TOP_LEVEL as TOP, sign  # noqa: E402
+from tools.common import CHIP_FILE, CHIP_IPS, CHIP_STACK_LIMIT, CHIP_STACK_MARGIN, ROOT, STACK_BUDGET  # noqa: E402
+from tools.common import TOP_LEVEL as TOP, sign  # noqa: E402
 from tools.mpvm import memory  # noqa: E402
 
 
@@ -416,6 +418,7 @@ def speed_and_memory(args, say):
     say()
     say("Instructions per node: %s." % source)
     say()
+    stack_table(say)
 
     if mpvm.available():
         f = memory.measure()
@@ -440,6 +443,27 @@ def speed_and_memory(args, say):
             kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
         say()
     return ipn
+
+
+def stack_table(say):
+    """The deepest stack of a search on the chip (tools/bench/stack.py's model), beside the budget."""
+    cmds = ["position 1547324443323", "go nodes 6000", "position", "level %d" % TOP, "go",
+            "position 44232333554665224144", "go nodes 20000"]
+    hook, _ = stack.engine_main(cmds)
+    say("### Stack (the chip's: %s bytes, %s of them kept free)" % (
+        format(CHIP_STACK_LIMIT, ","), format(CHIP_STACK_MARGIN, ",")))
+    say()
+    say("| where | frames | bytes at most |")
+    say("|---|---:|---:|")
+    say("| the deepest chain of a search through the engine protocol (its poll hook) | %d | %s |" % (
+        len(hook.chain), format(hook.most, ",")))
+    say("| the budget: every search, any depth | | %s |" % format(STACK_BUDGET, ","))
+    say()
+    say("Bytes from tools.common.stack_bytes: the chip's figures of ../shared/CHIP.md (460 bytes a "
+        "viper frame, 335 a bytecode frame). The search's plies are records in its arena, so the "
+        "chain is the same at every depth; tests/test_stack_depth.py checks it, and the app's AI "
+        "turn with a web request on top.")
+    say()
 
 
 def pons_accuracy(pool, say, quick):

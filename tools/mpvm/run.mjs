@@ -3,11 +3,14 @@
 // tests exercise MicroPython semantics (31-bit small ints, no native emitter,
 // a fixed-size GC heap) instead of CPython's.
 //
-//   node tools/mpvm/run.mjs [--heap 256k] [--grow] [--path DIR=VMDIR ...]
+//   node tools/mpvm/run.mjs [--heap 256k] [--grow] [--pystack WORDS] [--path DIR=VMDIR ...]
 //                           [--strip-native] [--cwd VMDIR] script.py [args...]
 //
 // --heap caps the GC heap (MemoryError past it, as on the board); --grow lets
 // it grow like the stock build (then only --heap's first area is fixed).
+// --pystack sets the stack of Python frames in 4-byte words (default 65536):
+// a small one fails like the chip's 15,360-byte stack (tools/mpvm/__init__.py
+// CHIP_PYSTACK_WORDS), with `RuntimeError: pystack exhausted`.
 //
 // Exit status: the script's sys.exit() code, 1 on an uncaught exception, else 0.
 import fs from "node:fs";
@@ -21,7 +24,7 @@ const NATIVE_LINE = /^\s*@micropython\.(native|viper)\s*(#.*)?$/;
 const MAX_NEW_SPLIT = 128 * 1024 * 1024;
 
 function usage(msg) {
-  process.stderr.write(`mpvm: ${msg}\nusage: run.mjs [--heap 256k] [--grow] [--path DIR=VMDIR ...] ` +
+  process.stderr.write(`mpvm: ${msg}\nusage: run.mjs [--heap 256k] [--grow] [--pystack WORDS] [--path DIR=VMDIR ...] ` +
     `[--strip-native] [--cwd VMDIR] script.py [args...]\n`);
   process.exit(2);
 }
@@ -33,13 +36,15 @@ function parseSize(s) {
 }
 
 function parseArgs(argv) {
-  const o = { heap: 256 * 1024, paths: [], strip: false, grow: false, cwd: null, script: null, args: [] };
+  const o = { heap: 256 * 1024, pystack: 64 * 1024, paths: [], strip: false, grow: false, cwd: null,
+    script: null, args: [] };
   let i = 0;
   for (; i < argv.length && argv[i].startsWith("--"); i++) {
     const a = argv[i];
     if (a === "--strip-native") o.strip = true;
     else if (a === "--grow") o.grow = true;
     else if (a === "--heap") o.heap = parseSize(argv[++i]);
+    else if (a === "--pystack") o.pystack = parseSize(argv[++i]);
     else if (a === "--cwd") o.cwd = argv[++i];
     else if (a === "--path") {
       const [host, vm] = (argv[++i] || "").split("=");
@@ -143,7 +148,7 @@ function exhaustMalloc(M, heap) {
 const o = parseArgs(process.argv.slice(2));
 const out = lineSink(process.stdout), err = lineSink(process.stderr);
 const mp = await loadMicroPython({
-  heapsize: o.heap, pystack: 64 * 1024, linebuffer: false,
+  heapsize: o.heap, pystack: o.pystack, linebuffer: false,
   stdout: (b) => out.put(b[0]), stderr: (b) => err.put(b[0]),
   stdin: stdinReader(() => { out.flush(); err.flush(); }),
 });

@@ -11,8 +11,9 @@ from micropython import const
 from connect4.app.game import App
 from connect4.app.store import Store
 from connect4.app.records import Records
+from connect4.app.resume import SavedGame
 
-_SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt
+_SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt, the game in progress: game.txt
 
 
 def settings_store(cfg, fs=None):
@@ -27,7 +28,9 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
     """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash.
 
     cfg: config.get()'s dict; clock: the `time` module or a fake; listener:
-    see connect4.app.game; fs: the store's and records' file operations (tests).
+    see connect4.app.game; fs: the files' operations (tests): settings, records, the game in progress.
     """
+    flash = cfg["flash_dir"]
     return App(hw.display, hw.input, settings_store(cfg, fs), cfg, clock=clock, wdt=hw.wdt, seed=seed,
-               listener=listener, records=Records(cfg["flash_dir"] + "games.txt", fs=fs))
+               listener=listener, records=Records(flash + "games.txt", fs=fs),
+               saved=SavedGame(flash + "game.txt", fs=fs))

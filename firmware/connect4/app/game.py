@@ -58,6 +58,12 @@ before its end (a new game, the demo), is appended to the records file.
 Each move is marked where a search proved its value (`marks`); `judge`, if
 set (the simulator's perfect solver), marks every move instead.
 
+The game in progress (connect4.app.resume, `saved`): saved to flash after
+each move and hint, cleared when the game ends or is left (the demo's is
+never kept). start() takes a saved one back and goes on with it at once, no
+intro: after a crash (connect4.boot restarts the app), a watchdog reset or a
+power cut, the board is where it was.
+
 Observation: `listener(kind, data)`, if given, hears what happened, for
 records or a display elsewhere; the only kind the app emits is "game" when a
 game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
@@ -112,11 +118,12 @@ _DEMO_OVER_MS = const(3000)
 _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
 _HINT_BLINK_MS = const(200)  # the hinted column's quick blink
 _UNKNOWN = const(63)  # "?": a move whose value is not known (records.MARKS)
+_RESUMES = const(2)  # a saved game taken back this often with no move since is given up
 
 
 class App:
     def __init__(self, display, inp, settings_store, cfg, clock=time, wdt=None, seed=1,
-                 listener=None, records=None):
+                 listener=None, records=None, saved=None):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -135,6 +142,7 @@ class App:
         self.board = Board()
         self.settings = settings_store.settings
         self.records = records  # connect4.app.records.Records, or None: no records
+        self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
         self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
@@ -210,7 +218,10 @@ class App:
     def start(self):
         now = self.clock.ticks_ms()
         self.last_input = now
-        self._go(INTRO, now)
+        if self._resume():
+            self._landed(now)  # no intro: the game goes on (or ends, if its last move did)
+        else:
+            self._go(INTRO, now)
 
     def _go(self, state, now):
         """Enter `state`: its clock starts, the screen redraws, its ENTER action runs."""
@@ -311,6 +322,7 @@ class App:
         stats["hints"] = stats.get("hints", 0) + 1
         self._learn(result)
         self.cursor = self.hint_col = result.move
+        self._keep(0)
         self._go(PLAY, self.clock.ticks_ms())
 
     def _on_think(self, sig, now):
@@ -449,6 +461,8 @@ class App:
             self._record(3)  # abandoned: the game left before its end (an ended one is recorded)
             if self.hints[0] or self.hints[1]:
                 self.store.save()  # the hints' count
+        if self.saved is not None:
+            self.saved.clear()
         if mode >= 0:
             self.mode = mode
         self.board.reset()
@@ -467,10 +481,7 @@ class App:
                 side = 1 - self.last_first if self.last_first >= 0 else 0
         else:
             side = 0 if first == "red" else 1
-        self.first_side = side
-        self.last_first = side
-        self.colors[1] = SIDE_COLORS[side]
-        self.colors[2] = SIDE_COLORS[1 - side]
+        self._first(side)
         if self.mode == MODE_DEMO:  # the same levels in the same order could replay the last game
             self.demo_order = levels.demo_pair(self.rng, self.demo_order)
             a, b = self.demo_order
@@ -480,6 +491,13 @@ class App:
                             (0, self.settings["level"] if self.mode == MODE_AI else 0))
         self.cursor = 3
         self._go(PLAY, now)
+
+    def _first(self, side):
+        """`side` starts this game: the engine's player 1 gets its colour."""
+        self.first_side = side
+        self.last_first = side
+        self.colors[1] = SIDE_COLORS[side]
+        self.colors[2] = SIDE_COLORS[1 - side]
 
     def _mode_index(self, name):
         return store.MODES.index(name) if name in store.MODES else MODE_AI
@@ -544,6 +562,7 @@ class App:
         self.marks[n] = 87 if m == 128 + col else 76 if m == 76 else _UNKNOWN  # W, L, ?
         self.hint_col = -1
         row = board.play(col)  # raises on an illegal move: a bug, never a game state
+        self._keep(0)
         self.drop_col = col
         self.drop_row = row
         self.drop_top = max(0, self.layout.hover_y)  # the falling disc's first and last y
@@ -574,6 +593,8 @@ class App:
             self.store.save()
         self.games += 1
         self._record(result)
+        if self.saved is not None:
+            self.saved.clear()  # recorded: no longer in progress
         self._emit("game", {
             "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
             "first": self.first_side,
@@ -595,15 +616,52 @@ class App:
         if n:
             self.marks[n - 1] = 76 if score > 0 else 87
 
+    def _as_record(self, result, judge=None):
+        """The game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
+        marks are judge(moves)'s if given, else the board's own."""
+        moves = self.board.moves_string()
+        marks = judge(moves) if judge is not None else bytes(self.marks[:self.board.count]).decode()
+        hints = self.hints
+        return Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
+                      (min(99, hints[0]), min(99, hints[1])), moves, marks)  # (a record's hints: 0-99)
+
     def _record(self, result):
-        """Append the game to the records (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned)."""
-        if self.records is None:
-            return
-        board = self.board
-        moves = board.moves_string()
-        marks = self.judge(moves) if self.judge is not None else bytes(self.marks[:board.count]).decode()
-        self.records.append(Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
-                                   (self.hints[0], self.hints[1]), moves, marks))
+        """Append the game to the records."""
+        if self.records is not None:
+            self.records.append(self._as_record(result, self.judge))
+
+    # ---- the game in progress, kept on flash (connect4.app.resume)
+    def _keep(self, resumes):
+        """Save the game in progress (after each move and hint); the demo's is not kept."""
+        if self.saved is not None and self.mode != MODE_DEMO:
+            self.saved.save(self._as_record(3), resumes, self.ai.rng, self.cursor)
+
+    def _resume(self):
+        """At start: the saved game in progress back on the board, if any; True if so.
+        Taken back twice already with no move since, it is given up instead: recorded
+        as abandoned (a crash that comes back must not stop the board)."""
+        saved = self.saved
+        got = saved.load(self.board, self.ai.rng) if saved is not None else None
+        if got is None:
+            return False
+        record, resumes, cursor = got
+        if resumes >= _RESUMES:
+            print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
+            if self.records is not None:
+                self.records.append(record)
+            saved.clear()
+            self.board.reset()
+            return False
+        self.mode = self._mode_index(record.mode)
+        self._first(record.first)
+        self.game_levels = record.levels
+        self.hints[0], self.hints[1] = record.hints
+        marks = self.marks
+        for i in range(len(record.marks)):
+            marks[i] = ord(record.marks[i])
+        self.cursor = cursor
+        self._keep(resumes + 1)
+        return True
 
     # ---- the AI
     def _info(self, depth, score, nodes):

@@ -39,7 +39,7 @@ string is interned for good on the chip): private constants, helpers inline.
 from micropython import const
 
 from connect4.engine.levels import MAX_LEVEL
-from connect4.app.store import MODES, Files, exists, discard, why
+from connect4.app.store import MODES, Files, exists, discard, refused, settle, why
 
 _LIMIT = const(100)  # records kept
 _MAX_LINE = const(128)  # longer lines are not records
@@ -117,15 +117,7 @@ class Records:
     def _scan(self):
         """(offsets of the last `limit` records, bad lines, the last number), one pass over the
         file; a write cut short before (a leftover PATH.tmp) is settled first."""
-        fs = self.fs
-        if exists(fs, self.tmp):
-            if exists(fs, self.path):
-                discard(fs, self.tmp)  # cut before its rename: the file is the truth
-            else:
-                try:
-                    fs.rename(self.tmp, self.path)  # cut after the set-aside: the new file
-                except OSError:
-                    discard(fs, self.tmp)
+        settle(self.fs, self.path, self.tmp)  # (cut after the set-aside of bad lines: the new file)
         offsets = []  # type: list[int]
         bad = last = pos = 0
         f = self._open()
@@ -186,10 +178,7 @@ class Records:
         except Exception as e:
             if exists(fs, self.path):  # else the new file is all there is: the next scan takes it
                 discard(fs, self.tmp)
-            if self.save_error is None:
-                self.save_error = "game record not saved to %s (%s)" % (self.path, why(e))
-                print("connect4: " + self.save_error)
-            return False
+            return refused(self, "game record", why(e))
 
     def recent(self):
         """The records, newest first (each line read when its turn comes)."""

@@ -114,6 +114,45 @@ def set_aside(fs, path):
         discard(fs, path)
 
 
+def replace(fs, path, tmp, text):
+    """Write `text` to `path` atomically: to `tmp`, then renamed over `path`. None, or why
+    the flash refused (in a few words; `tmp` removed, the old file kept); never raises."""
+    try:
+        f = fs.open(tmp, "w")
+        try:
+            if f.write(text) != len(text):
+                raise OSError(28)  # a short write: flash full
+        finally:
+            f.close()
+        fs.rename(tmp, path)
+        return None
+    except Exception as e:
+        discard(fs, tmp)
+        return why(e)
+
+
+def refused(holder, what, err):
+    """A write the flash refused: said once on the console (kept in holder.save_error, which
+    the simulator shows), never raised; returns False."""
+    if holder.save_error is None:
+        holder.save_error = "%s not saved to %s (%s)" % (what, holder.path, err)
+        print("connect4: " + holder.save_error)
+    return False
+
+
+def settle(fs, path, tmp):
+    """A write cut short (a leftover `tmp`): removed if `path` is there (cut before its
+    rename: the file is the truth), else it becomes `path` (cut after the file's removal)."""
+    if exists(fs, tmp):
+        if exists(fs, path):
+            discard(fs, tmp)
+        else:
+            try:
+                fs.rename(tmp, path)
+            except OSError:
+                discard(fs, tmp)
+
+
 class Store:
     def __init__(self, path="connect4.json", fs=None, defaults=None):
         self.path = path
@@ -189,22 +228,8 @@ class Store:
     def save(self):
         """Write atomically; False (old file kept) if the flash refused."""
         text = json.dumps({"version": VERSION, "settings": self.settings, "stats": self.stats})
-        fs = self.fs
-        try:
-            f = fs.open(self.tmp, "w")
-            try:
-                if f.write(text) != len(text):
-                    raise OSError(28)  # a short write: flash full
-            finally:
-                f.close()
-            fs.rename(self.tmp, self.path)
-            return True
-        except Exception as e:
-            self._discard(self.tmp)
-            if self.save_error is None:
-                self.save_error = "settings and statistics not saved to %s (%s)" % (self.path, why(e))
-                print("connect4: " + self.save_error)
-            return False
+        err = replace(self.fs, self.path, self.tmp, text)
+        return True if err is None else refused(self, "settings and statistics", err)
 
     # statistics
     def record_ai(self, level, result):

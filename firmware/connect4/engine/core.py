@@ -5,9 +5,12 @@ preallocated bytearray (the arena, with the transposition table at its end),
 read through ``ptr8``; ints stay below 2**30, so the same code gives the same
 results as plain Python on CPython (host_sim) and on a VM with no native
 emitter (the decorators stripped). Nothing here allocates per node, and the
-only calls are a few coarse ones (scan, evaluate, recurse, and the poll hook
-every ``poll mask + 1`` nodes: interrupt callbacks never run inside native
-code, so the hook itself must read the input).
+search does not recurse: its plies are records in the arena, walked by one
+loop, so its depth of calls is the same at ply 1 and ply 41 (the chip's
+stack holds about 23 nested plies: ../shared/CHIP.md, docs/developer.md).
+The only call a node may make is the poll hook, every ``poll mask + 1``
+nodes: interrupt callbacks never run inside native code, so the hook
+itself must read the input.
 
 Every offset, bit field and sentinel below is a named ``const``: the compiler
 folds them, so the names cost nothing per node.
@@ -66,9 +69,18 @@ _CW_SLOTS = const(1 << _CW_SHIFT)  # room for the windows through one cell (13 a
 _PLAYING = const(_FIELD_END - _ROW)  # cells from the first playing row to the field's end (48)
 _KEY_SHIFT = const(2)  # 4 bytes a Zobrist key
 _SIDE_SHIFT = const(_KEY_SHIFT + _FIELD_SHIFT)  # one key per cell for each player
-_PLIES = const(DISCS - 1)  # move lists for plies 0..DISCS - 2: a node holding DISCS - 1 discs makes none
-_PLY_SHIFT = const(3)
-_PLY_BYTES = const(1 << _PLY_SHIFT)  # a ply's move list (7 moves used)
+_PLIES = const(DISCS - 1)  # records for plies 0..DISCS - 2: a node holding DISCS - 1 discs makes no move
+_PLY_SHIFT = const(4)
+_PLY_BYTES = const(1 << _PLY_SHIFT)  # a ply's record: what its node keeps while a child is searched
+_P_MOVES = const(0)  # _COLS bytes: the ordered move list
+_P_COUNT = const(_P_MOVES + _COLS)  # how many moves it holds
+_P_ALPHA0 = const(_P_COUNT + 1)  # 2 bytes each, + _AB_BIAS: the window's lower end as the node's
+_P_BETA = const(_P_ALPHA0 + 2)  # bounds and the table left it, its upper end,
+_P_BEST = const(_P_BETA + 2)  # and the best score so far
+_P_NEXT = const(_P_BEST + 2)  # the index of the move being searched
+_P_STATE = const(_P_NEXT + 1)  # its best move so far | _RESEARCH
+_MOVE_BITS = const(7)  # _P_STATE & _MOVE_BITS: the best move (_NO_MOVE: none yet)
+_RESEARCH = const(8)  # the child is being searched again with the full window
 
 # Arena layout (byte offsets), each region right after the one before.
 _CELLS = const(0)  # the field
@@ -84,9 +96,9 @@ _SCORE = const(_TTMASK + 2)  # 2 bytes: window + centre score for player 1, + _S
 _WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES)
 _ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
 _CENTRE = const(_ORDER + 8)  # 8 bytes (7 used): static ordering bonus per column
-_MOVES = const(_CENTRE + 8)  # _PLY_BYTES per ply: ordered move lists
-_KEYS = const(_MOVES + _PLIES * _PLY_BYTES)  # _PLY_BYTES: the ordering keys of the list being sorted
-_T1 = const(_KEYS + _PLY_BYTES)  # per cell, player 1 threats it is the hole of
+_PLY_RECORDS = const(_CENTRE + 8)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
+_KEYS = const(_PLY_RECORDS + _PLIES * _PLY_BYTES)  # 8 bytes: the ordering keys of the list being sorted
+_T1 = const(_KEYS + 8)  # per cell, player 1 threats it is the hole of
 _T2 = const(_T1 + _FIELD)  # the same for player 2 (must follow _T1)
 _WINDOWS = const(_T2 + _FIELD)  # per window: start cell, index step
 _WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
@@ -280,6 +292,11 @@ def nodes(arena):
     return get32(arena, _NODES)
 
 
+def ply(arena):
+    """How deep below its root the search is now (for the poll hook and tests)."""
+    return arena[_N] - arena[_ROOTN]
+
+
 def aborted(arena):
     return arena[_ABORT] != 0
 
@@ -430,69 +447,15 @@ def scan(arena, player: int) -> int:
     return out
 
 
-def horizon(arena, player):
-    """The heuristic value of the arena's position for `player`, within +-EVAL_MAX."""
-    p = arena
-    # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
-    # The incremental score holds the open windows (by how many discs they
-    # hold) and the centre discs. Here the threats are added: a cell that
-    # would complete a four, with extras for the row parity that favours
-    # its owner (odd rows for the first player, even for the second), for
-    # being the lowest threat of its column, for sitting right above a
-    # playable cell, and for two threats of one player stacked in a column
-    # (a fork). The search inlines the same walk at its leaves (a call costs
-    # about as much as the walk); this bytecode copy serves the few nodes that
-    # are called at the horizon (the root's first iteration).
-    v = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-    wthreat = p[_WTHREAT]
-    wodd = p[_WODD]
-    wlow = p[_WLOW]
-    wstack = p[_WSTACK]
-    wnext = p[_WNEXT]
-    c = 0
-    while c < _COLS:
-        x = p[_TOP + c]
-        y = x
-        low = 0  # set once any threat was seen lower in this column
-        prev1 = 0
-        prev2 = 0
-        while y < _FIELD_END:
-            a = p[_T1 + y]
-            b = p[_T2 + y]
-            odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
-            if a:
-                v += wthreat
-                if odd:
-                    v += wodd
-                    if low == 0:
-                        v += wlow
-                if prev1:
-                    v += wstack
-                if y == x + _ROW:
-                    v += wnext
-            if b:
-                v -= wthreat
-                if odd == 0:
-                    v -= wodd
-                    if low == 0:
-                        v -= wlow
-                if prev2:
-                    v -= wstack
-                if y == x + _ROW:
-                    v -= wnext
-            if a or b:
-                low = 1
-            prev1 = a
-            prev2 = b
-            y += _ROW
-        c += 1
-    if player == 2:
-        v = 0 - v
-    if v > EVAL_MAX:
-        v = EVAL_MAX
-    elif v < 0 - EVAL_MAX:
-        v = 0 - EVAL_MAX
-    return v
+# negamax() walks the tree in one loop, not by calling itself: each ply's
+# record in the arena keeps what its node must remember while a child is
+# searched, so the call stack stays the same however deep the search goes
+# (on the chip a nested call took 460 bytes of a 15,360-byte stack, and
+# cost about as much as a leaf's work). The loop is a small state machine:
+_ENTER = const(0)  # a node: count it, its quick results, the table, its ordered moves
+_NEXT = const(1)  # search the node's next move (a leaf inline, else descend), or store and return
+_RETURN = const(2)  # a node's value is `r`: back to its parent (or out, from the first node)
+_SCORED = const(3)  # the move just searched scored `sc`: undo it, fold the score in
 
 
 @micropython.viper
@@ -501,385 +464,399 @@ def negamax(arena, depth: int, h: int) -> int:
 
     `depth` comes packed with alpha and beta (see search()). On abort it
     returns 0 and sets the arena's abort byte: the caller must then discard
-    the result.
+    the result. The locals below belong to the node being worked on; when
+    it descends they go to its ply record (the window's lower end is
+    max(alpha0, best), so only alpha0 is kept), and come back from it when
+    the child returns.
     """
     p = ptr8(arena)
     alpha = ((depth >> _AB_BITS) & _AB_MASK) - _AB_BIAS
     beta = (depth & _AB_MASK) - _AB_BIAS
     depth = depth >> _DEPTH_SHIFT
-    count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
-    count += 1
-    p[_NODES] = count & 0xFF
-    p[_NODES + 1] = (count >> 8) & 0xFF
-    p[_NODES + 2] = (count >> 16) & 0xFF
-    p[_NODES + 3] = (count >> 24) & 0xFF
-    budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
-    if budget:
-        if count > budget:
-            p[_ABORT] = 1
-    if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
-        if int(_poll()):
-            p[_ABORT] = 1
-    if p[_ABORT]:
-        return 0
-    n = p[_N]
-    if n >= DISCS:
-        return 0
-    player = 1 + (n & 1)
-    # s = scan(arena, player), inlined
-    own = _T1
-    opp = _T2
-    if player == 2:
-        own = _T2
-        opp = _T1
-    s = 0
-    c = 0
-    while c < _COLS:
-        x = p[_TOP + c]
-        if x < _FIELD_END:
-            s |= 1 << (c + SCAN_LEGAL)
-            if p[own + x]:
-                s |= 1 << c  # SCAN_WINS is 0
-            if p[opp + x]:
-                s |= 1 << (c + SCAN_THREATS)
-            if x < _TOP_ROW:
-                if p[opp + x + _ROW]:
-                    s |= 1 << (c + SCAN_UNDER)
-        c += 1
-    if s & (COLUMNS << SCAN_WINS):
-        return (WIN + DISCS) - n  # this disc, number n + 1, wins
-    if n >= DISCS - 1:
-        return 0  # the last disc fills the board without winning
-    threats = (s >> SCAN_THREATS) & COLUMNS
-    under = (s >> SCAN_UNDER) & COLUMNS
-    if threats:
-        if (threats & (threats - 1)) != 0 or (threats & under) != 0:
-            return n - (WIN + DISCS - 1)  # two threats, or the block hands over a win
-        cands = threats
-    else:
-        cands = ((s >> SCAN_LEGAL) & COLUMNS) & (COLUMNS ^ under)
-        if cands == 0:
-            return n - (WIN + DISCS - 1)  # every move hands the opponent disc n + 2 and the win
-    hi = (WIN + DISCS - 2) - n  # we cannot win before our next-but-one disc, n + 3
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
-    lo = n - (WIN + DISCS - 3)  # nor can the opponent win with its next disc, n + 2
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
-    if depth <= 0:  # only the root's first iteration calls a node at the horizon
-        return int(horizon(arena, player))
-    ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * _BUCKET
-    check = (h >> _CHECK_SHIFT) & _CHECK_MASK
-    tt_move = _NO_MOVE
-    te = ti  # the entry probed: the deep slot if its check matches, else the other one
-    if (p[ti] | (p[ti + 1] << 8)) != check:
-        te = ti + TT_ENTRY
-    df = p[te + _TT_DEPTH]
-    if (p[te] | (p[te + 1] << 8)) == check and (df & _FLAG_MASK) != 0:
-        tt_move = p[te + _TT_MOVE] >> _MOVE_SHIFT
-        if (df >> _FLAG_BITS) >= depth:
-            sc = (p[te + _TT_SCORE] | ((p[te + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
-            flag = df & _FLAG_MASK
-            if flag == _EXACT:
-                return sc
-            if flag == _LOWER:
-                if sc > alpha:
-                    alpha = sc
-            elif sc < beta:
-                beta = sc
-            if alpha >= beta:
-                return sc
-    base = (n - p[_ROOTN]) << _PLY_SHIFT
-    # Order the candidates into this ply's move list, best first: the table
-    # move, then by the threats a move creates (windows through its cell
-    # holding two of ours and nothing else), then centre first (inlined).
-    wcreate = p[_WCREATE]
-    two = _TWO1
-    if player == 2:
-        two = _TWO2
-    cnt = 0
+    first = int(p[_N])  # the disc count of the node asked for: its value ends the loop
+    step = _ENTER
+    r = 0  # step _RETURN: the value of the node that returns
+    sc = 0  # step _SCORED: the value of the move just searched
+    n = 0  # the node's disc count, its player, ...
+    player = 0
+    inc = 0  # ... a disc's step in a window state, the centre bonus ...
+    centre = 0
+    rec = 0  # ... its ply record ...
+    cnt = 0  # ... how many moves it has, the one being searched ...
     i = 0
-    while i < _COLS:
-        c = p[_ORDER + i]
-        i += 1
-        if not (cands & (1 << c)):
-            continue
-        if c == tt_move:
-            key = _KEY_TT_MOVE
-        else:
-            x = p[_TOP + c]
-            made = 0
+    c = 0  # ... that move's column and cell ...
+    x = 0
+    alpha0 = 0  # ... its window as its own bounds and the table left it ...
+    best = 0  # ... and the best so far
+    best_move = _NO_MOVE
+    while 1:
+        if step == _ENTER:
+            count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
+            count += 1
+            p[_NODES] = count & 0xFF
+            p[_NODES + 1] = (count >> 8) & 0xFF
+            p[_NODES + 2] = (count >> 16) & 0xFF
+            p[_NODES + 3] = (count >> 24) & 0xFF
+            budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
+            if budget:
+                if count > budget:
+                    p[_ABORT] = 1
+            if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
+                if int(_poll()):
+                    p[_ABORT] = 1
+            r = 0
+            step = _RETURN
+            if p[_ABORT]:
+                continue
+            n = p[_N]
+            if n >= DISCS:
+                continue
+            player = 1 + (n & 1)
+            # s = scan(arena, player), inlined
+            own = _T1
+            opp = _T2
+            if player == 2:
+                own = _T2
+                opp = _T1
+            s = 0
+            c = 0
+            while c < _COLS:
+                x = p[_TOP + c]
+                if x < _FIELD_END:
+                    s |= 1 << (c + SCAN_LEGAL)
+                    if p[own + x]:
+                        s |= 1 << c  # SCAN_WINS is 0
+                    if p[opp + x]:
+                        s |= 1 << (c + SCAN_THREATS)
+                    if x < _TOP_ROW:
+                        if p[opp + x + _ROW]:
+                            s |= 1 << (c + SCAN_UNDER)
+                c += 1
+            if s & (COLUMNS << SCAN_WINS):
+                r = (WIN + DISCS) - n  # this disc, number n + 1, wins
+                continue
+            if n >= DISCS - 1:
+                continue  # the last disc fills the board without winning: 0
+            threats = (s >> SCAN_THREATS) & COLUMNS
+            under = (s >> SCAN_UNDER) & COLUMNS
+            if threats:
+                if (threats & (threats - 1)) != 0 or (threats & under) != 0:
+                    r = n - (WIN + DISCS - 1)  # two threats, or the block hands over a win
+                    continue
+                cands = threats
+            else:
+                cands = ((s >> SCAN_LEGAL) & COLUMNS) & (COLUMNS ^ under)
+                if cands == 0:
+                    r = n - (WIN + DISCS - 1)  # every move hands the opponent disc n + 2 and the win
+                    continue
+            hi = (WIN + DISCS - 2) - n  # we cannot win before our next-but-one disc, n + 3
+            if beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    r = beta
+                    continue
+            lo = n - (WIN + DISCS - 3)  # nor can the opponent win with its next disc, n + 2
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    r = alpha
+                    continue
+            if depth <= 0:
+                # The horizon: a heuristic value for `player`, within +-EVAL_MAX.
+                # The incremental score holds the open windows (by how many discs
+                # they hold) and the centre discs. Here the threats are added: a
+                # cell that would complete a four, with extras for the row parity
+                # that favours its owner (odd rows for the first player, even for
+                # the second), for being the lowest threat of its column, for
+                # sitting right above a playable cell, and for two threats of one
+                # player stacked in a column (a fork).
+                r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
+                wthreat = p[_WTHREAT]
+                wodd = p[_WODD]
+                wlow = p[_WLOW]
+                wstack = p[_WSTACK]
+                wnext = p[_WNEXT]
+                c = 0
+                while c < _COLS:
+                    x = p[_TOP + c]
+                    y = x
+                    low = 0  # set once any threat was seen lower in this column
+                    prev1 = 0
+                    prev2 = 0
+                    while y < _FIELD_END:
+                        ta = p[_T1 + y]
+                        tb = p[_T2 + y]
+                        odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
+                        if ta:
+                            r += wthreat
+                            if odd:
+                                r += wodd
+                                if low == 0:
+                                    r += wlow
+                            if prev1:
+                                r += wstack
+                            if y == x + _ROW:
+                                r += wnext
+                        if tb:
+                            r -= wthreat
+                            if odd == 0:
+                                r -= wodd
+                                if low == 0:
+                                    r -= wlow
+                            if prev2:
+                                r -= wstack
+                            if y == x + _ROW:
+                                r -= wnext
+                        if ta or tb:
+                            low = 1
+                        prev1 = ta
+                        prev2 = tb
+                        y += _ROW
+                    c += 1
+                if player == 2:
+                    r = 0 - r
+                if r > EVAL_MAX:
+                    r = EVAL_MAX
+                elif r < 0 - EVAL_MAX:
+                    r = 0 - EVAL_MAX
+                continue
+            ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * _BUCKET
+            check = (h >> _CHECK_SHIFT) & _CHECK_MASK
+            tt_move = _NO_MOVE
+            te = ti  # the entry probed: the deep slot if its check matches, else the other one
+            if (p[ti] | (p[ti + 1] << 8)) != check:
+                te = ti + TT_ENTRY
+            df = p[te + _TT_DEPTH]
+            if (p[te] | (p[te + 1] << 8)) == check and (df & _FLAG_MASK) != 0:
+                tt_move = p[te + _TT_MOVE] >> _MOVE_SHIFT
+                if (df >> _FLAG_BITS) >= depth:
+                    r = (p[te + _TT_SCORE] | ((p[te + _TT_MOVE] & _SCORE_HIGH) << 8)) - _TT_BIAS
+                    flag = df & _FLAG_MASK
+                    if flag == _EXACT:
+                        continue
+                    if flag == _LOWER:
+                        if r > alpha:
+                            alpha = r
+                    elif r < beta:
+                        beta = r
+                    if alpha >= beta:
+                        continue
+            rec = _PLY_RECORDS + ((n - p[_ROOTN]) << _PLY_SHIFT)
+            # Order the candidates into this ply's move list, best first: the table
+            # move, then by the threats a move creates (windows through its cell
+            # holding two of ours and nothing else), then centre first (inlined).
+            wcreate = p[_WCREATE]
+            two = _TWO1
+            if player == 2:
+                two = _TWO2
+            cnt = 0
+            i = 0
+            while i < _COLS:
+                c = p[_ORDER + i]
+                i += 1
+                if not (cands & (1 << c)):
+                    continue
+                if c == tt_move:
+                    key = _KEY_TT_MOVE
+                else:
+                    x = p[_TOP + c]
+                    made = 0
+                    j = _CW + (x << _CW_SHIFT)
+                    end = j + p[_CWN + x]
+                    while j < end:  # windows through x holding two of ours and no other
+                        if p[_WSTATE + p[j]] == two:
+                            made += 1
+                        j += 1
+                    key = made * wcreate + p[_CENTRE + c]
+                    if key > _KEY_MAX:
+                        key = _KEY_MAX
+                j = cnt  # insertion sort, stable: equal keys keep the centre-first order
+                while j > 0 and p[_KEYS + j - 1] < key:
+                    p[rec + _P_MOVES + j] = p[rec + _P_MOVES + j - 1]
+                    p[_KEYS + j] = p[_KEYS + j - 1]
+                    j -= 1
+                p[rec + _P_MOVES + j] = c
+                p[_KEYS + j] = key
+                cnt += 1
+            p[rec + _P_COUNT] = cnt
+            inc = _DISC1
+            centre = p[_WCENTRE]
+            if player == 2:
+                inc = _DISC2
+                centre = 0 - centre
+            alpha0 = alpha
+            best = 0 - INF
+            best_move = _NO_MOVE
+            i = 0
+            step = _NEXT
+        if step == _NEXT:
+            if i >= cnt:
+                # Every move searched, or a cut-off: store the result and return it.
+                flag = _EXACT
+                if best <= alpha0:
+                    flag = _UPPER
+                elif best >= beta:
+                    flag = _LOWER
+                # Store: into the deep slot if at least as deep as its entry, which then
+                # moves to the other slot unless it is this very position; else into the
+                # other slot (beside a deeper entry of this very position, if so: the
+                # probe finds the deeper one first).
+                ti = _TABLE + (h & (p[_TTMASK] | (p[_TTMASK + 1] << 8))) * _BUCKET
+                check = (h >> _CHECK_SHIFT) & _CHECK_MASK
+                te = ti + TT_ENTRY
+                if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth:
+                    if (p[ti] | (p[ti + 1] << 8)) != check:  # read anew: the subtree stores too
+                        k = 0
+                        while k < TT_ENTRY:
+                            p[te + k] = p[ti + k]
+                            k += 1
+                    te = ti
+                p[te] = check & 0xFF
+                p[te + 1] = check >> 8
+                v = best + _TT_BIAS
+                p[te + _TT_SCORE] = v & 0xFF
+                p[te + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
+                p[te + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
+                r = best
+                step = _RETURN
+            else:
+                c = p[rec + _P_MOVES + i]
+                x = p[_TOP + c]
+                p[_TOP + c] = x + _ROW
+                p[_N] = n + 1
+                # place(arena, x, player), inlined: a call costs about as much as the work
+                p[x] = player  # the field starts the arena: cell x is byte x
+                acc = p[_SCORE] | (p[_SCORE + 1] << 8)
+                j = _CW + (x << _CW_SHIFT)
+                end = j + p[_CWN + x]
+                while j < end:
+                    w = p[j]
+                    old = p[_WSTATE + w]
+                    new = old + inc
+                    p[_WSTATE + w] = new
+                    acc += p[_F + new] - p[_F + old]
+                    if old == _THREE1:
+                        p[_T1 + x] = p[_T1 + x] - 1
+                    elif old == _THREE2:
+                        p[_T2 + x] = p[_T2 + x] - 1
+                    if new == _THREE1 or new == _THREE2:
+                        y = p[_WINDOWS + 2 * w]
+                        d = p[_WINDOWS + 2 * w + 1]
+                        while p[y] != 0:
+                            y += d
+                        k = _T1 + y
+                        if new == _THREE2:
+                            k = _T2 + y
+                        p[k] = p[k] + 1
+                    j += 1
+                if (x & _COL_MASK) == _CENTRE_COL:
+                    acc += centre
+                p[_SCORE] = acc & 0xFF
+                p[_SCORE + 1] = (acc >> 8) & 0xFF
+                # Descend: the child's window, the first move's the full one, the
+                # others' a null window first (_RETURN searches again if it fails high).
+                p[rec + _P_NEXT] = i
+                p[rec + _P_STATE] = best_move
+                p[rec + _P_ALPHA0] = (alpha0 + _AB_BIAS) & 0xFF
+                p[rec + _P_ALPHA0 + 1] = (alpha0 + _AB_BIAS) >> 8
+                p[rec + _P_BETA] = (beta + _AB_BIAS) & 0xFF
+                p[rec + _P_BETA + 1] = (beta + _AB_BIAS) >> 8
+                p[rec + _P_BEST] = (best + _AB_BIAS) & 0xFF
+                p[rec + _P_BEST + 1] = (best + _AB_BIAS) >> 8
+                alpha = alpha0
+                if best > alpha:
+                    alpha = best
+                child_alpha = 0 - alpha - 1
+                if i == 0:
+                    child_alpha = 0 - beta
+                beta = 0 - alpha
+                alpha = child_alpha
+                if depth > 1:  # a leaf looks at no table: its hash is not needed
+                    z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
+                    h = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
+                depth -= 1
+                step = _ENTER
+                continue
+        if step == _RETURN:
+            if int(p[_N]) == first:
+                return r
+            # Back in the parent, whose move is still on the board: its locals from its record.
+            depth += 1
+            n = p[_N] - 1
+            player = 1 + (n & 1)
+            inc = _DISC1
+            centre = p[_WCENTRE]
+            if player == 2:
+                inc = _DISC2
+                centre = 0 - centre
+            rec = _PLY_RECORDS + ((n - p[_ROOTN]) << _PLY_SHIFT)
+            cnt = p[rec + _P_COUNT]
+            i = p[rec + _P_NEXT]
+            research = p[rec + _P_STATE] & _RESEARCH
+            best_move = p[rec + _P_STATE] & _MOVE_BITS
+            alpha0 = (p[rec + _P_ALPHA0] | (p[rec + _P_ALPHA0 + 1] << 8)) - _AB_BIAS
+            beta = (p[rec + _P_BETA] | (p[rec + _P_BETA + 1] << 8)) - _AB_BIAS
+            best = (p[rec + _P_BEST] | (p[rec + _P_BEST + 1] << 8)) - _AB_BIAS
+            alpha = alpha0
+            if best > alpha:
+                alpha = best
+            c = p[rec + _P_MOVES + i]
+            x = p[_TOP + c] - _ROW
+            sc = 0 - r
+            if i > 0 and research == 0 and sc > alpha and sc < beta and p[_ABORT] == 0:
+                # The null window failed high (an aborted child scored nothing):
+                # the same child again, with the full window.
+                p[rec + _P_STATE] = best_move | _RESEARCH
+                child_alpha = 0 - beta
+                beta = 0 - alpha
+                alpha = child_alpha
+                depth -= 1
+                step = _ENTER
+                continue
+            if depth > 1:  # back to this node's hash (a leaf's was never made)
+                z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
+                h = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
+            step = _SCORED
+        if step == _SCORED:
+            # remove(arena, x), inlined
+            acc = p[_SCORE] | (p[_SCORE + 1] << 8)
             j = _CW + (x << _CW_SHIFT)
             end = j + p[_CWN + x]
-            while j < end:  # windows through x holding two of ours and no other
-                if p[_WSTATE + p[j]] == two:
-                    made += 1
+            while j < end:
+                w = p[j]
+                old = p[_WSTATE + w]
+                new = old - inc
+                p[_WSTATE + w] = new
+                acc += p[_F + new] - p[_F + old]
+                if old == _THREE1 or old == _THREE2:
+                    y = p[_WINDOWS + 2 * w]
+                    d = p[_WINDOWS + 2 * w + 1]
+                    while p[y] != 0:
+                        y += d
+                    k = _T1 + y
+                    if old == _THREE2:
+                        k = _T2 + y
+                    p[k] = p[k] - 1
+                if new == _THREE1:
+                    p[_T1 + x] = p[_T1 + x] + 1
+                elif new == _THREE2:
+                    p[_T2 + x] = p[_T2 + x] + 1
                 j += 1
-            key = made * wcreate + p[_CENTRE + c]
-            if key > _KEY_MAX:
-                key = _KEY_MAX
-        j = cnt  # insertion sort, stable: equal keys keep the centre-first order
-        while j > 0 and p[_KEYS + j - 1] < key:
-            p[_MOVES + base + j] = p[_MOVES + base + j - 1]
-            p[_KEYS + j] = p[_KEYS + j - 1]
-            j -= 1
-        p[_MOVES + base + j] = c
-        p[_KEYS + j] = key
-        cnt += 1
-    inc = _DISC1  # a disc's step in a window state
-    centre = p[_WCENTRE]
-    if player == 2:
-        inc = _DISC2
-        centre = 0 - centre
-    alpha0 = alpha
-    child = (depth - 1) << _DEPTH_SHIFT
-    best = 0 - INF
-    best_move = _NO_MOVE
-    i = 0
-    while i < cnt:
-        c = p[_MOVES + base + i]
-        x = p[_TOP + c]
-        p[_TOP + c] = x + _ROW
-        p[_N] = n + 1
-        # place(arena, x, player), inlined: a call costs about as much as the work
-        p[x] = player  # the field starts the arena: cell x is byte x
-        acc = p[_SCORE] | (p[_SCORE + 1] << 8)
-        j = _CW + (x << _CW_SHIFT)
-        end = j + p[_CWN + x]
-        while j < end:
-            w = p[j]
-            old = p[_WSTATE + w]
-            new = old + inc
-            p[_WSTATE + w] = new
-            acc += p[_F + new] - p[_F + old]
-            if old == _THREE1:
-                p[_T1 + x] = p[_T1 + x] - 1
-            elif old == _THREE2:
-                p[_T2 + x] = p[_T2 + x] - 1
-            if new == _THREE1 or new == _THREE2:
-                y = p[_WINDOWS + 2 * w]
-                d = p[_WINDOWS + 2 * w + 1]
-                while p[y] != 0:
-                    y += d
-                k = _T1 + y
-                if new == _THREE2:
-                    k = _T2 + y
-                p[k] = p[k] + 1
-            j += 1
-        if (x & _COL_MASK) == _CENTRE_COL:
-            acc += centre
-        p[_SCORE] = acc & 0xFF
-        p[_SCORE + 1] = (acc >> 8) & 0xFF
-        if depth == 1:
-            # The child is a leaf: its node inlined, the same steps as at this
-            # function's top (count, abort, scan, bounds, horizon value) for
-            # the child's player `lq`. A call costs about as much as a leaf's
-            # work, and about half the nodes are leaves.
-            lq = 3 - player
-            n1 = n + 1
-            lw = 0 - beta  # the child's window (lw, lb)
-            lb = 0 - alpha
-            if i > 0:
-                lw = 0 - alpha - 1  # a null window first, as below
-            again = 1
-            while again:
-                again = 0
-                count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
-                count += 1
-                p[_NODES] = count & 0xFF
-                p[_NODES + 1] = (count >> 8) & 0xFF
-                p[_NODES + 2] = (count >> 16) & 0xFF
-                p[_NODES + 3] = (count >> 24) & 0xFF
-                budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
-                if budget:
-                    if count > budget:
-                        p[_ABORT] = 1
-                if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
-                    if int(_poll()):
-                        p[_ABORT] = 1
+            if (x & _COL_MASK) == _CENTRE_COL:
+                acc -= centre
+            p[_SCORE] = acc & 0xFF
+            p[_SCORE + 1] = (acc >> 8) & 0xFF
+            p[x] = 0
+            p[_TOP + c] = x
+            p[_N] = n
+            if p[_ABORT]:
                 r = 0
-                if p[_ABORT] == 0 and n1 < DISCS:
-                    lown = _T1
-                    lopp = _T2
-                    if lq == 2:
-                        lown = _T2
-                        lopp = _T1
-                    lthr = 0
-                    lund = 0
-                    legal = 0
-                    won = 0
-                    lc = 0
-                    while lc < _COLS:
-                        lx = p[_TOP + lc]
-                        if lx < _FIELD_END:
-                            legal |= 1 << lc
-                            if p[lown + lx]:
-                                won = 1
-                            if p[lopp + lx]:
-                                lthr |= 1 << lc
-                            if lx < _TOP_ROW:
-                                if p[lopp + lx + _ROW]:
-                                    lund |= 1 << lc
-                        lc += 1
-                    done = 1
-                    if won:
-                        r = (WIN + DISCS) - n1
-                    elif n1 >= DISCS - 1:
-                        r = 0
-                    elif lthr:
-                        if (lthr & (lthr - 1)) != 0 or (lthr & lund) != 0:
-                            r = n1 - (WIN + DISCS - 1)
-                        else:
-                            done = 0
-                    elif (legal & (COLUMNS ^ lund)) == 0:
-                        r = n1 - (WIN + DISCS - 1)
-                    else:
-                        done = 0
-                    if done == 0:
-                        la = lw
-                        lbb = lb
-                        lhi = (WIN + DISCS - 2) - n1
-                        if lbb > lhi:
-                            lbb = lhi
-                            if la >= lbb:
-                                r = lbb
-                                done = 1
-                        if done == 0:
-                            llo = n1 - (WIN + DISCS - 3)
-                            if la < llo:
-                                la = llo
-                                if la >= lbb:
-                                    r = la
-                                    done = 1
-                    if done == 0:  # the horizon value, as horizon() computes it
-                        r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-                        wthreat = p[_WTHREAT]
-                        wodd = p[_WODD]
-                        wlow = p[_WLOW]
-                        wstack = p[_WSTACK]
-                        wnext = p[_WNEXT]
-                        lc = 0
-                        while lc < _COLS:
-                            lx = p[_TOP + lc]
-                            ly = lx
-                            low = 0
-                            prev1 = 0
-                            prev2 = 0
-                            while ly < _FIELD_END:
-                                ta = p[_T1 + ly]
-                                tb = p[_T2 + ly]
-                                odd = (ly >> _ROW_SHIFT) & 1
-                                if ta:
-                                    r += wthreat
-                                    if odd:
-                                        r += wodd
-                                        if low == 0:
-                                            r += wlow
-                                    if prev1:
-                                        r += wstack
-                                    if ly == lx + _ROW:
-                                        r += wnext
-                                if tb:
-                                    r -= wthreat
-                                    if odd == 0:
-                                        r -= wodd
-                                        if low == 0:
-                                            r -= wlow
-                                    if prev2:
-                                        r -= wstack
-                                    if ly == lx + _ROW:
-                                        r -= wnext
-                                if ta or tb:
-                                    low = 1
-                                prev1 = ta
-                                prev2 = tb
-                                ly += _ROW
-                            lc += 1
-                        if lq == 2:
-                            r = 0 - r
-                        if r > EVAL_MAX:
-                            r = EVAL_MAX
-                        elif r < 0 - EVAL_MAX:
-                            r = 0 - EVAL_MAX
-                sc = 0 - r
-                if lw != 0 - beta and sc > alpha and sc < beta and p[_ABORT] == 0:
-                    lw = 0 - beta  # the null window failed high: again with the full one
-                    again = 1
-        else:
-            z = _ZOBRIST + ((player - 1) << _SIDE_SHIFT) + (x << _KEY_SHIFT)
-            hz = h ^ (p[z] | (p[z + 1] << 8) | (p[z + 2] << 16) | (p[z + 3] << 24))
-            if i == 0:
-                sc = 0 - int(negamax(arena, child | ((_AB_BIAS - beta) << _AB_BITS) | (_AB_BIAS - alpha), hz))
-            else:
-                sc = 0 - int(negamax(arena, child | ((_AB_BIAS - 1 - alpha) << _AB_BITS) | (_AB_BIAS - alpha), hz))
-                if sc > alpha and sc < beta and p[_ABORT] == 0:  # an aborted child scored nothing
-                    sc = 0 - int(negamax(arena, child | ((_AB_BIAS - beta) << _AB_BITS) | (_AB_BIAS - alpha), hz))
-        # remove(arena, x), inlined
-        acc = p[_SCORE] | (p[_SCORE + 1] << 8)
-        j = _CW + (x << _CW_SHIFT)
-        end = j + p[_CWN + x]
-        while j < end:
-            w = p[j]
-            old = p[_WSTATE + w]
-            new = old - inc
-            p[_WSTATE + w] = new
-            acc += p[_F + new] - p[_F + old]
-            if old == _THREE1 or old == _THREE2:
-                y = p[_WINDOWS + 2 * w]
-                d = p[_WINDOWS + 2 * w + 1]
-                while p[y] != 0:
-                    y += d
-                k = _T1 + y
-                if old == _THREE2:
-                    k = _T2 + y
-                p[k] = p[k] - 1
-            if new == _THREE1:
-                p[_T1 + x] = p[_T1 + x] + 1
-            elif new == _THREE2:
-                p[_T2 + x] = p[_T2 + x] + 1
-            j += 1
-        if (x & _COL_MASK) == _CENTRE_COL:
-            acc -= centre
-        p[_SCORE] = acc & 0xFF
-        p[_SCORE + 1] = (acc >> 8) & 0xFF
-        p[x] = 0
-        p[_TOP + c] = x
-        p[_N] = n
-        if p[_ABORT]:
-            return 0
-        if sc > best:
-            best = sc
-            best_move = c
-            if sc > alpha:
-                alpha = sc
-                if alpha >= beta:
-                    break
-        i += 1
-    flag = _EXACT
-    if best <= alpha0:
-        flag = _UPPER
-    elif best >= beta:
-        flag = _LOWER
-    # Store: into the deep slot if at least as deep as its entry, which then
-    # moves to the other slot unless it is this very position; else into the
-    # other slot (beside a deeper entry of this very position, if so: the
-    # probe finds the deeper one first).
-    te = ti + TT_ENTRY
-    if (p[ti + _TT_DEPTH] >> _FLAG_BITS) <= depth:
-        if (p[ti] | (p[ti + 1] << 8)) != check:  # read anew: the subtree stores too
-            k = 0
-            while k < TT_ENTRY:
-                p[te + k] = p[ti + k]
-                k += 1
-        te = ti
-    p[te] = check & 0xFF
-    p[te + 1] = check >> 8
-    v = best + _TT_BIAS
-    p[te + _TT_SCORE] = v & 0xFF
-    p[te + _TT_MOVE] = ((v >> 8) & _SCORE_HIGH) | (best_move << _MOVE_SHIFT)
-    p[te + _TT_DEPTH] = (depth << _FLAG_BITS) | flag
-    return best
+                step = _RETURN
+                continue
+            if sc > best:
+                best = sc
+                best_move = c
+                if sc >= beta and sc > alpha0:
+                    i = cnt  # a cut-off: no more moves
+            i += 1
+            step = _NEXT

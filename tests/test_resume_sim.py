@@ -1,0 +1,186 @@
+"""A crash never loses the game (issue 24): the game in progress is kept on flash as it goes,
+and the board comes back to the same position after a crash of the app (boot.py restarts
+it) or a process killed outright, then goes on. The save/load/clear itself is tested in
+tests/portable/test_app_resume.py (also in the MicroPython VM)."""
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from connect4.app.game import PLAY
+from connect4.app.records import Records
+from connect4.app.resume import SavedGame
+from connect4.app.store import Store
+from connect4.engine.board import Board
+from connect4.engine.rng import Rng
+from connect4.engine.search import Searcher
+from test_board_sim import run_board
+from host_sim.world import Sim
+from webboard import free_port
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def settings(flash, **values):
+    store = Store(flash + "connect4.json")
+    store.settings.update(values)
+    assert store.save()
+
+
+def test_an_exception_in_the_search_mid_game_comes_back_to_the_same_position(tmp_path, monkeypatch):
+    flash = str(tmp_path) + "/"
+    settings(flash, mode="ai", level=2, first="red")
+    searches = []  # (moves, the AI's random state) of every search, in order
+    crashed = []
+    real = Searcher.search
+
+    def search(self, board, *args, **kw):
+        rng = kw.get("rng")
+        searches.append((board.moves_string(), None if rng is None else (rng.hi, rng.lo)))
+        if board.count >= 6 and not crashed:  # once, in the middle of the game
+            crashed.append(len(searches) - 1)
+            raise RuntimeError("maximum recursion depth exceeded")
+        return real(self, board, *args, **kw)
+    monkeypatch.setattr(Searcher, "search", search)
+    presses = [(2000 + 700 * i, "press", 0) for i in range(120)]  # a person dropping at the cursor
+    result, panel = run_board(flash, 100000, presses, until=lambda apps, games: games)
+    assert result == "stopped" and len(crashed) == 1
+    assert len(panel.apps) == 2  # boot.py restarted the app once
+    at = crashed[0]
+    moves = searches[at][0]
+    assert len(moves) >= 6
+    assert searches[at + 1] == searches[at]  # the same position, the AI's same random state
+    log = open(flash + "error.log").read()
+    assert "RuntimeError: maximum recursion depth exceeded" in log
+    assert ", moves %s\n" % moves in log  # the crash's position
+    assert len(panel.games) == 1  # the game went on to its end
+    game = panel.games[0]
+    assert game["mode"] == "vs AI" and game["moves"].startswith(moves) and len(game["moves"]) > len(moves)
+    records = list(Records(flash + "games.txt").recent())
+    assert [(r.moves, r.result != 3) for r in records] == [(game["moves"], True)]  # once, finished
+    assert not os.path.exists(flash + "game.txt")  # ended: no game in progress kept
+
+
+def start_sim(flash, port, *more):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.Popen([sys.executable, "-m", "host_sim.sim", "--headless", "--flash", flash,
+                          "--web", str(port), "--seconds", "300"] + list(more),
+                         cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    for _ in range(20):  # "board: ..." first, then "web: ..."
+        line = p.stdout.readline()
+        assert line, p.stderr.read()
+        if line.startswith("web:"):
+            return p, line.split()[-1]
+    raise AssertionError("no web line")
+
+
+def request(port, method, path, body=None, token=None):
+    """(status, JSON) from the simulator's server; retried while it is not yet listening."""
+    headers = {"Authorization": "Bearer " + token} if token else {}
+    for _ in range(200):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            c.request(method, path, None if body is None else json.dumps(body), headers)
+            r = c.getresponse()
+            return r.status, json.loads(r.read())
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+        finally:
+            c.close()
+    raise AssertionError("the server never answered")
+
+
+def wait_state(port, condition, what, polls=1500):
+    for _ in range(polls):  # bounded: about a minute at most
+        status, state = request(port, "GET", "/api/state")
+        assert status == 200, state
+        if condition(state):
+            return state
+        time.sleep(0.04)
+    raise AssertionError("%s never came: %r" % (what, state))
+
+
+def test_the_simulator_killed_mid_game_comes_back_with_the_same_moves(tmp_path):
+    flash = str(tmp_path / "flash")
+    port = free_port()
+    p, code = start_sim(flash, port, "--mode", "ai", "--level", "1")
+    try:
+        status, body = request(port, "POST", "/api/pair", {"code": code})
+        assert status == 200, body
+        token = body["token"]
+        for n in range(3):  # the person's moves, each answered by the AI
+            wait_state(port, lambda s: s["human"] and len(s["moves"]) == 2 * n, "the person's turn")
+            status, body = request(port, "POST", "/api/move", {"column": 4}, token)
+            assert status == 200, body
+        before = wait_state(port, lambda s: s["human"] and len(s["moves"]) == 6, "the AI's answer")
+    finally:
+        os.kill(p.pid, signal.SIGKILL)  # no clean exit: a power cut
+        p.communicate(timeout=60)
+    assert p.returncode == -signal.SIGKILL
+    port = free_port()
+    p, _ = start_sim(flash, port)  # the same flash
+    try:
+        after = wait_state(port, lambda s: s["state"] == "play", "the game")
+        for key in ("moves", "mode", "first", "turn", "human", "result"):
+            assert after[key] == before[key], key
+    finally:
+        p.terminate()
+        p.communicate(timeout=60)
+
+
+def one_disc(flash):
+    """A simulated board on `flash` in a two-player game, red's first disc in the centre
+    (the Sim returned: close it)."""
+    os.makedirs(flash)
+    settings(flash, mode="two", first="red")
+    s = Sim(flash, chip_speed=False)
+    try:
+        s.run_for(1600)
+        s.do("press")
+        s.run_until(lambda: s.app.state == PLAY)
+    except BaseException:
+        s.close()
+        raise
+    return s
+
+
+def test_a_hint_is_kept_with_the_game(tmp_path):
+    flash = str(tmp_path / "flash") + "/"
+    s = one_disc(flash)
+    try:
+        s.do("hint")  # yellow asks
+        s.run_until(lambda: s.app.state == PLAY and s.app.hints[1] == 1)
+    finally:
+        s.close()
+    again = Sim(flash, chip_speed=False)
+    try:
+        again.run_for(1600)
+        assert again.app.board.moves_string() == "4" and again.app.hints == [0, 1]
+        assert again.app.cursor == s.app.cursor  # on the hinted column
+    finally:
+        again.close()
+
+
+def headless(flash, *more):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-m", "host_sim.sim", "--headless", "--flash", flash] + list(more),
+                       cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_a_mode_from_the_command_line_leaves_the_game_as_the_menu_would(tmp_path):
+    flash = str(tmp_path / "flash") + "/"
+    one_disc(flash).close()
+    headless(flash, "--mode", "two", "--seconds", "5")  # no change: the game goes on
+    assert SavedGame(flash + "game.txt").load(Board(), Rng())[0].moves == "4"
+    assert list(Records(flash + "games.txt").recent()) == []
+    r = headless(flash, "--mode", "demo", "--games", "1", "--seconds", "600")  # another mode: left
+    assert "game 1, demo" in r.stdout and not os.path.exists(flash + "game.txt")
+    records = list(Records(flash + "games.txt").recent())
+    assert [(r.mode, r.moves, r.result) for r in records][1:] == [("two", "4", 3)]

@@ -1,0 +1,124 @@
+"""The deepest chain of on-board frames, and what it takes of the chip's stack.
+
+A profile hook (sys.setprofile) follows every call of code that runs on the
+board (firmware/ and microdot) and keeps the chain that would take the most
+of the chip's stack, charged by tools.common.stack_bytes (the chip's measured
+figures, ../shared/CHIP.md). tests/test_stack_depth.py holds the firmware to
+tools.common.STACK_BUDGET with it; `make bench` reports it.
+"""
+import asyncio
+import io
+import os
+import re
+import runpy
+import sys
+import threading
+
+import microdot
+
+from tools.common import ROOT, stack_bytes
+
+FIRMWARE = os.path.join(ROOT, "firmware") + os.sep
+ON_BOARD = (FIRMWARE, os.path.dirname(microdot.__file__) + os.sep)
+ASYNCIO = os.path.dirname(asyncio.__file__) + os.sep
+# MicroPython's asyncio nests fewer frames than CPython's (whose event loop and
+# wait_for go through a dozen): Loop.run_until_complete, run_until_complete
+# (which sends into the task's coroutines), wait_for and create_task, read in
+# extmod/asyncio/core.py and funcs.py of MicroPython 1.28. A chain that passes
+# through CPython's asyncio is charged that many frames for it.
+MICROPYTHON_ASYNCIO_FRAMES = 4
+
+
+def native_functions():
+    """'file:function' of every firmware function compiled to machine code on the chip."""
+    out = set()
+    for folder, _, files in os.walk(FIRMWARE):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name)) as f:
+                    lines = f.read().splitlines()
+                for i, line in enumerate(lines[:-1]):
+                    if re.match(r"\s*@micropython\.(viper|native)\b", line):
+                        m = re.match(r"\s*def (\w+)", lines[i + 1])
+                        out.add("%s:%s" % (name, m.group(1)))
+    return out
+
+
+NATIVE = native_functions()
+
+
+class Nesting:
+    """A profile hook: the chain of on-board frames that takes the most stack on the chip
+    (tools.common.stack_bytes), and the deepest chain that ends at a given function."""
+
+    def __init__(self, at=None):
+        self.most = 0  # bytes
+        self.chain = []
+        self.at = at  # 'file:function': also keep the deepest chain that ends there
+        self.at_chain = []
+        self.plies = 0  # the deepest ply of a search seen from `at`
+
+    @staticmethod
+    def bytes(chain, via_asyncio=False):
+        frames = len(chain) + (MICROPYTHON_ASYNCIO_FRAMES if via_asyncio else 0)
+        return stack_bytes(frames, sum(f in NATIVE for f in chain))
+
+    def __call__(self, frame, event, arg):
+        if event != "call":
+            return
+        chain = []
+        via_asyncio = False
+        f = frame
+        while f is not None:
+            name = f.f_code.co_filename
+            if name.startswith("<frozen importlib"):
+                return  # an import: the board imports at start-up, never inside a search
+            if name.startswith(ON_BOARD):
+                chain.append("%s:%s" % (os.path.basename(name), f.f_code.co_name))
+            elif name.startswith(ASYNCIO):
+                via_asyncio = True
+            f = f.f_back
+        chain.reverse()
+        used = self.bytes(chain, via_asyncio)
+        if used > self.most:
+            self.most = used
+            self.chain = chain + ["(MicroPython's asyncio)"] * (MICROPYTHON_ASYNCIO_FRAMES if via_asyncio else 0)
+        if self.at is not None and chain and chain[-1] == self.at:
+            if len(chain) > len(self.at_chain):
+                self.at_chain = chain
+            f = frame
+            while f is not None and f.f_code.co_name != "negamax":
+                f = f.f_back
+            if f is not None:
+                from connect4.engine import core
+                self.plies = max(self.plies, core.ply(f.f_locals["arena"]))
+
+    def report(self):
+        return "%d bytes at most, %d frames: %s" % (self.most, len(self.chain), " > ".join(self.chain))
+
+
+def engine_main(cmds, at="search.py:_poll"):
+    """Run the board's engine_main.py on CPython with `cmds` as its input, under the hook.
+    Returns (the Nesting, the protocol's output)."""
+    hook = Nesting(at=at)
+    saved = sys.stdin, sys.stdout
+    sys.stdin = io.TextIOWrapper(io.BytesIO("\n".join(list(cmds) + ["quit"]).encode() + b"\n"))
+    sys.stdout = out = io.StringIO()
+    sys.setprofile(hook)
+    try:
+        runpy.run_path(os.path.join(ROOT, "firmware", "engine_main.py"), run_name="engine_main")
+    finally:
+        sys.setprofile(None)
+        sys.stdin, sys.stdout = saved
+    return hook, out.getvalue()
+
+
+def profiled(hook, fn, *args):
+    """fn(*args) with `hook` on every thread (main.py runs in this one when headless)."""
+    threading.setprofile(hook)
+    sys.setprofile(hook)
+    try:
+        return fn(*args)
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)
