@@ -85,7 +85,8 @@ def path_with_venv(tmp_path_factory):
 @pytest.mark.parametrize("command, shown", all_examples())
 def test_each_example_prints_what_it_shows(command, shown, path_with_venv):
     env = dict(os.environ, PATH=path_with_venv, TMPDIR="/tmp", PYTHONPATH=ROOT)
-    env.pop("MAKEFLAGS", None)
+    for name in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):  # as typed in a shell, not a sub-make of `make test`
+        env.pop(name, None)
     r = subprocess.run(["bash", "-c", command + " 2>&1"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, timeout=300)
     assert matches(r.stdout, shown), "%s\nprinted:\n%s\nshown:\n%s" % (command, r.stdout, "\n".join(shown))
