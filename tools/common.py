@@ -5,6 +5,7 @@ use it. Scripts run as `python tools/<job>/<name>.py` put the repository root
 on sys.path themselves (two lines at their top) before importing this.
 """
 import os
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "tools")
@@ -78,7 +79,12 @@ class Say:
 
     def __init__(self):
         self.lines = []
+        self.parts = []  # (name, first line, start time) of each part (tools/bench/page.py)
 
     def __call__(self, text=""):
         print(text, flush=True)
         self.lines.append(text)
+
+    def part(self, name):
+        """A new part of the report begins here (a section of docs/benchmarks.md)."""
+        self.parts.append((name, len(self.lines), time.time()))

@@ -1,4 +1,4 @@
-"""`make bench`: the engine's speed and strength, as Markdown tables for the README.
+"""`make bench`: the engine's speed and strength, as Markdown tables for docs/benchmarks.md.
 
 Every figure is measured in this run:
   1. nodes per second on CPython and in the MicroPython VM (tools/bench/chipbench.py),
@@ -24,6 +24,9 @@ Every figure is measured in this run:
   6. the ladder: Elo of every level and four references from a round robin
      (tools/bench/ladder.py).
 
+With --out docs/benchmarks.md the page gets the sections of this run, each between
+its markers with the date and the command, and keeps the others (tools/bench/page.py).
+
 Usage: python tools/bench/bench.py [--quick] [--only SECTION] [--games N]
                                    [--ladder-games N] [--micropython PATH] [--out FILE]
 """
@@ -43,7 +46,7 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench, ladder, perfect, stack  # noqa: E402
+from tools.bench import chipbench, ladder, page, perfect, stack  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
@@ -287,11 +290,15 @@ def set_accuracy(pool, lo, hi, limit):
 
 def against_perfect(pool, say, games, limit, ipn):
     """The games against the perfect player (none if `games` is 0), then the position sets."""
-    say("### Against a perfect player (top level %d, judged by bitbully)" % TOP)
-    say()
     if games:
+        say.part("perfect")
+        say("### Against a perfect player (top level %d, judged by bitbully)" % TOP)
+        say()
         perfect_games(pool, say, games, ipn)
-    book_figures(say)
+        book_figures(say)
+    say.part("sets")
+    say("### Position sets (top level %d, judged by bitbully)" % TOP)
+    say()
     position_sets(pool, say, limit, ipn)
 
 
@@ -362,7 +369,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions and games (a smoke run)")
     parser.add_argument("--micropython", help="a MicroPython unix-port binary to count instructions per node")
-    parser.add_argument("--out", help="also write the report to this file")
+    parser.add_argument("--out", help="also write the report to this file; a page with make bench's "
+                        "markers (docs/benchmarks.md) gets this run's sections and keeps the others")
     parser.add_argument("--only", choices=SECTIONS, help="run only this section")
     parser.add_argument("--games", type=int, help="games against the perfect player, per row "
                         "(default 100; --quick 10)")
@@ -376,26 +384,30 @@ def main(argv=None):
     say = common.Say()
     run = lambda section: args.only in (None, section)  # noqa: E731
     if run("speed"):
+        say.part("speed")
         ipn = speed_and_memory(args, say)
     else:
         ipn = recorded_ipn()[0]
     with multiprocessing.Pool(2) as pool:
         if run("accuracy"):
+            say.part("accuracy")
             pons_accuracy(pool, say, args.quick)
         if run("levels"):
+            say.part("levels")
             level_table(pool, say, args.quick, ipn)
         if run("perfect") or args.only == "sets":  # "sets": the position sets without the games
             games = 0 if args.only == "sets" else args.games or (10 if args.quick else 100)
             against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
         if run("ladder"):
+            say.part("ladder")
             games = args.ladder_games or (2 if args.quick else 10)
             ladder.report(say, *ladder.ladder(pool, games), games=games)
     given = sys.argv[1:] if argv is None else argv
-    say("`make bench%s` took %d s." % (
-        " BENCH_ARGS=\"%s\"" % " ".join(given) if given else "", time.time() - started))
+    finished = time.time()
     if args.out:
-        with open(args.out, "w") as f:
-            f.write("\n".join(say.lines) + "\n")
+        page.write(args.out, say.lines, say.parts, finished, given)
+    say("`%s` took %d s%s." % (page.command(given), finished - started,
+                               "; written into %s" % args.out if args.out else ""))
     return 0
 
 
@@ -418,9 +430,11 @@ def speed_and_memory(args, say):
     say()
     say("Instructions per node: %s." % source)
     say()
+    say.part("stack")
     stack_table(say)
 
     if mpvm.available():
+        say.part("memory")
         f = memory.measure()
         kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
         say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
@@ -428,16 +442,19 @@ def speed_and_memory(args, say):
         say("| what | heap |")
         say("|---|---:|")
         say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
-        say("| the app built on it (drivers, store, menu, Searcher, %s table) | +%s |" % (
+        say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
             kb(f["table"]), kb(f["app"])))
         say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
-        say("| peak of a whole game against level %d, saved to flash (at most) | %s |" % (
+        say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
             memory.GAME_LEVEL, kb(f["game_peak"])))
         say("| bytes allocated per search node | %d |" % f["per_node"])
         say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
             kb(f["replaced_bytecode"]), kb(f["native"])))
         say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
             % kb(f["footprint"]))
+        say("| Wi-Fi on: the web server (microdot, API, routes, pairing, scrolling text), the table "
+            "shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
+        say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
         say()
         say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
             kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
@@ -459,8 +476,8 @@ def stack_table(say):
         len(hook.chain), format(hook.most, ",")))
     say("| the budget: every search, any depth | | %s |" % format(STACK_BUDGET, ","))
     say()
-    say("Bytes from tools.common.stack_bytes: the chip's figures of ../shared/CHIP.md (460 bytes a "
-        "viper frame, 335 a bytecode frame). The search's plies are records in its arena, so the "
+    say("Bytes from tools.common.stack_bytes: the chip's measured figures (460 bytes a "
+        "viper frame, 335 a bytecode frame; tools/common.py). The search's plies are records in its arena, so the "
         "chain is the same at every depth; tests/test_stack_depth.py checks it, and the app's AI "
         "turn with a web request on top.")
     say()
