@@ -331,8 +331,8 @@ def chip_nodes_per_second():
     """The chip's search speed for --chip-speed: tools/data/chip.txt's callgrind figure at 100 M instructions/s.
 
     About 15,000 nodes/s: conservative, the real C3 firmware measured
-    19,400-29,100 nodes/s (5,500 instructions a node at level 8; README,
-    "Measured figures"), 1.3-1.9 times faster.
+    19,400-29,100 nodes/s (5,500 instructions a node at level 8; docs/benchmarks.md,
+    "Speed on the chip"), 1.3-1.9 times faster.
     """
     path = os.path.join(host_sim.ROOT, "tools", "data", "chip.txt")
     try:

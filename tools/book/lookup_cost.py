@@ -7,7 +7,7 @@ firmware's own book.py on firmware/book.bin. Two runs, with few and with
 many lookups of the same positions, are subtracted so that start-up,
 imports and opening the file cancel out. The unix port reads the file
 through the OS (the kernel's work is not counted); on the chip LittleFS
-walks its block list instead: see the README for that estimate.
+walks its block list instead: see docs/benchmarks.md for that estimate.
 
 Usage: python tools/book/lookup_cost.py /path/to/micropython [--record]
 Prints `instructions per lookup N`; --record writes it to tools/data/book.txt,

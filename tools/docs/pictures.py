@@ -1,10 +1,10 @@
-"""`make picture`: the README's pictures of the board (docs/), each a scripted run of the simulator.
+"""`make picture`: the pictures of the board in the README and docs/, each a scripted run of the simulator.
 
     python tools/docs/pictures.py [--out DIR] [NAME ...]
 
 Each picture's script (docs/NAME.script; `menu ITEM` names the menu items it
 walks to) plays two-player games on a flash of its own, removed afterwards.
-PICTURES holds each picture with its caption in the README and what it must
+PICTURES holds each picture with its caption in the README or docs/*.md and what it must
 show at its end; tests/test_pictures.py makes them afresh and checks that they
 do (the final position is the recorded game, or the game left on the board).
 """
@@ -21,7 +21,7 @@ from tools.common import ROOT  # noqa: E402
 
 DOCS = os.path.join(ROOT, "docs")
 SIM_ARGS = ("--headless", "--mode", "two", "--seed", "7")
-# (picture, its caption in the README, what its last frames show:
+# (picture, its caption in the README or docs/, what its last frames show:
 #  "record" the game recorded, "unfinished" the game left on the board, "replay" the
 #  recorded game replayed from the menu's games list; "menu": the menu shows before that)
 PICTURES = (

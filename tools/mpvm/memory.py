@@ -145,7 +145,7 @@ def report(f):
         "  web server (Wi-Fi on)    +%s (microdot, the API, its routes; no sockets in the VM)" % kb(f["web"]),
         "  ... with the Wi-Fi table +%s (the AI's table shrunk to %s)" % (kb(f["web_with_table"]),
                                                                         kb(f["web_table"])),
-        "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: README)" % kb(f["footprint_web"]),
+        "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: docs/benchmarks.md)" % kb(f["footprint_web"]),
         "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
     ])
 
