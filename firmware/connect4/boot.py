@@ -178,6 +178,8 @@ def main(cfg, listener=None, stop=None, clock=time):
             raise
         except Exception as e:
             log_error(log, e, app)
+            if app is not None:
+                app.close()  # its Wi-Fi, server and sockets: the next app's to open
             app = None  # free the crashed app before the next one
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
             if choice == _SAFE or choice == _HWTEST:  # asked for at power-on: never the game instead

@@ -53,6 +53,12 @@ The search runs as in THINK (a press stops it), the cursor moves to its move
 and blinks quickly there until it moves; the player still decides. Hints are
 counted in the statistics and per side in the game's record.
 
+Settings: one rule for the menu and the page (`_restart_for`, `change_settings`): a
+new mode, level or blunder starts a new game (the one left is recorded at its
+own levels); the AI always plays at the game's levels (`game_levels`), also
+in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
+(connect4.boot calls it after a crash, before the next app).
+
 Records (connect4.app.records): every game that ends, and every game left
 before its end (a new game, the demo), is appended to the records file.
 Each move is marked where a search proved its value (`marks`); `judge`, if
@@ -330,11 +336,10 @@ class App:
         (its poll hook keeps the matrix alive); then CHOSEN, or HELD if a press stopped it."""
         if sig != _TICK or not self._think_frame_shown(now):
             return
+        self.ai.set_level(self.game_levels[self.side_to_move()])  # the game's, not the settings'
         if self.mode == MODE_DEMO:
-            self.ai.set_level(self.demo_levels[self.side_to_move()])
             self.ai.blunder = None
         else:
-            self.ai.set_level(self.settings["level"])
             blunder = self.settings["blunder"]
             self.ai.blunder = None if blunder < 0 else blunder
         self._armed = not self.input.pressed()  # a press held from before must be released first
@@ -523,14 +528,42 @@ class App:
         changed = self.menu.changed
         if changed:
             self.store.save()
+        if not self._restart_for(changed, now, self.menu_return < 0 or self.mode == MODE_DEMO):
+            self._go(self.menu_return, now)
+
+    def _restart_for(self, changed, now, leaving):
+        """The one rule for changed settings, the menu's and the page's: a new mode, level or
+        blunder starts a new game (the game left is recorded at its own levels); the rest
+        (first, brightness) apply from now on. leaving: a new game in any case (the menu
+        closed from the demo, or with no game to go back to). True if a game started."""
         mode = self._mode_index(self.settings["mode"])
-        if mode == MODE_DEMO and ("mode" in changed or self.menu_return < 0):
+        if mode == MODE_DEMO and ("mode" in changed or leaving):
             self.start_demo(now, -1)
-        elif ("mode" in changed or "level" in changed or "blunder" in changed
-              or self.menu_return < 0 or self.mode == MODE_DEMO):
+        elif "mode" in changed or "level" in changed or "blunder" in changed or leaving:
             self.new_game(now, mode)
         else:
-            self._go(self.menu_return, now)
+            return False
+        return True
+
+    def change_settings(self, data, now, new_game=False):
+        """Settings from elsewhere than the menu (the page): saved, then the menu's rule
+        (_restart_for); new_game: a new game in any case. In the menu (or a replay, which
+        goes back to it) the changes wait for the menu to close, as its own would."""
+        settings = self.settings
+        changed = [key for key in data if settings[key] != data[key]]
+        for key in data:
+            settings[key] = data[key]
+        if "brightness" in changed:
+            self._set_brightness(settings["brightness"])
+        self.store.save()
+        self.interrupt = False
+        if self.state == MENU or self.state == REPLAY:
+            for key in changed:
+                if key not in self.menu.changed:
+                    self.menu.changed.append(key)
+            if not new_game:
+                return
+        self._restart_for(changed, now, new_game)
 
     def _fix_cursor(self):
         """Keep the cursor on a playable column (nearest to where it was)."""
@@ -586,7 +619,7 @@ class App:
             self.last_loser = -1
         result = 2 if winner < 0 else winner  # 0 red won, 1 yellow won, 2 draw
         if self.mode == MODE_AI:
-            self.store.record_ai(self.settings["level"], result)
+            self.store.record_ai(self.game_levels[1], result)
             self.store.save()
         elif self.mode == MODE_TWO:
             self.store.record_two(result)
@@ -769,6 +802,19 @@ class App:
             self.display.show()
             self.dirty = False
             self.next_frame = clock.ticks_add(now, _FRAME_MS)
+
+    def close(self):
+        """Let go of what the app holds beyond its heap: Wi-Fi, its server and their sockets
+        (files are closed where they are read). connect4.boot calls it after a crash, before
+        the next app starts: a server left listening would keep the port. Never raises."""
+        self.pump = None
+        self.menu.wifi_on = False
+        link = self.link
+        if link is not None:
+            try:
+                link.off()
+            except Exception as e:
+                print("connect4: Wi-Fi off: %r" % e)
 
     def run(self, stop=None):
         """The main loop; returns when stop() is true (never, on the board)."""

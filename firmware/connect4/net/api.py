@@ -28,15 +28,13 @@ Fields (columns 1-7, rows 1-6 from the bottom):
 import json
 
 from connect4.app import store
-from connect4.app.game import (MODE_AI, MODE_TWO, MODE_DEMO, INTRO, PLAY, THINK, DROP, OVER,
-                               MENU, CHOSEN, HELD)
+from connect4.app.game import MODE_AI, MODE_DEMO, PLAY
+from connect4.app.face import STATE_NAMES, thinking
 
 MAX_BODY = 512  # bytes of JSON a write may carry
 SIDES = ("red", "yellow")
 RESULTS = ("red", "yellow", "draw", "abandoned")  # a record's result, by its number
 MAX_GAMES = 20  # records a GET /api/games answer holds, newest first
-STATE_NAMES = {INTRO: "intro", PLAY: "play", THINK: "thinking", CHOSEN: "thinking",
-               HELD: "thinking", DROP: "drop", OVER: "over", MENU: "menu"}
 GAME_KEYS = ("mode", "level", "first", "blunder")
 SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness")
 
@@ -85,21 +83,12 @@ def _apply_move(app, col, now):
 
 def _apply_settings(app, data, now):
     app.last_input = now
-    for key in data:
-        app.settings[key] = data[key]
-    if "brightness" in data:
-        app._set_brightness(data["brightness"])
-    app.store.save()
+    app.change_settings(data, now)  # the menu's rule: a new level is a new game
 
 
 def _apply_new(app, data, now):
-    _apply_settings(app, data, now)
-    app.interrupt = False
-    mode = app._mode_index(app.settings["mode"])
-    if mode == MODE_DEMO:
-        app.start_demo(now, -1)
-    else:
-        app.new_game(now, mode)
+    app.last_input = now
+    app.change_settings(data, now, True)
 
 
 def human_turn(app):
@@ -126,20 +115,20 @@ class Api:
         elif board.is_over():
             winner = "draw"
         line = board.winning_line() or ()
-        level = app.demo_levels[side] if mode == MODE_DEMO else app.settings["level"]
+        levels = app.game_levels  # the game's own (a menu or page change starts a new game)
+        level = levels[side] if mode == MODE_DEMO else levels[1] if mode == MODE_AI else app.settings["level"]
         return 200, {
             "moves": board.moves_string(),
             "mode": store.MODES[mode],
             "level": level,
-            "levels": list(app.demo_levels) if mode == MODE_DEMO else [0, app.settings["level"]]
-            if mode == MODE_AI else [0, 0],
+            "levels": list(levels),
             "turn": SIDES[side],
             "first": SIDES[app.first_side],
-            "thinking": app.state in (THINK, CHOSEN, HELD),
+            "thinking": thinking(app),
             "nodes": app.think_nodes,
             "result": winner,
             "winning": [[c + 1, r + 1] for c, r in line],
-            "state": STATE_NAMES.get(app.state, "?"),
+            "state": STATE_NAMES[app.state],
             "human": human_turn(app),
             "games": app.games,
             "brightness": app.settings["brightness"],
@@ -257,5 +246,10 @@ class Api:
             if not self.netconf.set_network(ssid, password):
                 return error(507, "wifi: not saved (flash)")
         if game:
-            self.app.commands.append((_apply_settings, game))
+            app = self.app
+            app.commands.append((_apply_settings, game))
+            for key in ("mode", "level", "blunder"):
+                if key in game and game[key] != app.settings[key]:
+                    app.interrupt = True  # a new game comes (App.change_settings): no search for this one
+                    break
         return 200, {"queued": "settings"}

@@ -18,6 +18,7 @@ and the game must be touched from its own thread only.
 """
 import asyncio
 import json
+import os
 from micropython import const
 from time import ticks_ms, ticks_diff
 
@@ -39,12 +40,40 @@ EVENT_MS = const(200)  # how often a live stream looks for a change
 KEEPALIVE_MS = const(1600)
 STUCK_MS = const(WRITE_MS + 2 * EVENT_MS)  # events queued this long with nobody writing them: the answer is gone
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
-PAGE = "page.html.gz"
+PAGE = "page.html.gz"  # for a client that accepts gzip (every browser)
+PLAIN_PAGE = "page.html"  # for one that does not (curl without --compressed); without it: 406
 # the reason phrases of the statuses the API answers (RFC 9110); microdot says "N/A" for all but 200
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-           405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
+           405: "Method Not Allowed", 406: "Not Acceptable", 409: "Conflict", 413: "Payload Too Large",
            429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
            507: "Insufficient Storage"}
+
+
+def accepts_gzip(header):
+    """Does an Accept-Encoding header allow gzip (RFC 9110 12.5.3: `gzip` or `*`, q not 0)?"""
+    for item in (header or "").lower().split(","):
+        parts = item.split(";")
+        if parts[0].strip() not in ("gzip", "*"):
+            continue
+        q = 1.0
+        for p in parts[1:]:
+            p = p.strip()
+            if p.startswith("q="):
+                try:
+                    q = float(p[2:])
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            return True
+    return False
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
 
 
 def _here():
@@ -208,8 +237,13 @@ class Server:
         web, api, server = self.web, self.api, self
 
         async def page(req):
-            return Response.send_file(server.page, content_type="text/html; charset=UTF-8",
-                                      compressed=True, max_age=0)
+            gzip = accepts_gzip(req.headers.get("Accept-Encoding"))
+            path = server.page if gzip else _here() + PLAIN_PAGE
+            if not gzip and not _exists(path):
+                return ("this board sends its page gzip-compressed only: use a browser, or "
+                        "curl --compressed\n", 406, {"Content-Type": "text/plain"})
+            return Response.send_file(path, content_type="text/html; charset=UTF-8",
+                                      compressed=gzip, max_age=0)
         web.route("/")(page)
 
         async def state(req):
