@@ -143,8 +143,7 @@ def steps():
     keep['answer'] = json.dumps(server.api.state()[1])
     yield
     out['web'] = held(base) - live
-    from connect4.net.link import set_table  # what Wi-Fi on does to the AI's table
-    set_table(app, cfg["tt_entries_wifi"])
+    app.searcher.resize(cfg["tt_entries_wifi"])  # what Wi-Fi on does to the AI's table
     yield
     out['web_table'] = len(app.searcher.tt)
     out['web_with_table'] = held(base) - live

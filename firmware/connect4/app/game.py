@@ -123,7 +123,12 @@ _DROP_ROW_MS = const(45)
 _DEMO_OVER_MS = const(3000)
 _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
 _HINT_BLINK_MS = const(200)  # the hinted column's quick blink
-_UNKNOWN = const(63)  # "?": a move whose value is not known (records.MARKS)
+# a move's mark in its record (records.MARKS): what a search proved of it
+_UNKNOWN = const(63)  # "?": not known
+_WINS = const(87)  # "W": the move wins (by force)
+_LOSES = const(76)  # "L": the move loses (by force)
+_WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
+_ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back this often with no move since is given up
 
 
@@ -463,7 +468,7 @@ class App:
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
         if self.board.count and not self.board.is_over():
-            self._record(3)  # abandoned: the game left before its end (an ended one is recorded)
+            self._record(_ABANDONED)  # left before its end (an ended one is recorded)
             if self.hints[0] or self.hints[1]:
                 self.store.save()  # the hints' count
         if self.saved is not None:
@@ -592,7 +597,7 @@ class App:
         board = self.board
         n = board.count
         m = self.marks[n]  # what a search proved of this position (_learn)
-        self.marks[n] = 87 if m == 128 + col else 76 if m == 76 else _UNKNOWN  # W, L, ?
+        self.marks[n] = _WINS if m == _WINNING_COL + col else _LOSES if m == _LOSES else _UNKNOWN
         self.hint_col = -1
         row = board.play(col)  # raises on an illegal move: a bug, never a game state
         self._keep(0)
@@ -645,9 +650,9 @@ class App:
         if not is_win_score(score):
             self.marks[n] = _UNKNOWN
             return
-        self.marks[n] = 128 + result.move if score > 0 else 76
+        self.marks[n] = _WINNING_COL + result.move if score > 0 else _LOSES
         if n:
-            self.marks[n - 1] = 76 if score > 0 else 87
+            self.marks[n - 1] = _LOSES if score > 0 else _WINS
 
     def _as_record(self, result, judge=None):
         """The game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
@@ -667,7 +672,7 @@ class App:
     def _keep(self, resumes):
         """Save the game in progress (after each move and hint); the demo's is not kept."""
         if self.saved is not None and self.mode != MODE_DEMO:
-            self.saved.save(self._as_record(3), resumes, self.ai.rng, self.cursor)
+            self.saved.save(self._as_record(_ABANDONED), resumes, self.ai.rng, self.cursor)
 
     def _resume(self):
         """At start: the saved game in progress back on the board, if any; True if so.

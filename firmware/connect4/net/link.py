@@ -8,7 +8,6 @@ server starts (or, if one already serves the app, as in the simulator's
 point's key and the pairing code; `show()` scrolls them again on request.
 Nothing here blocks: joining is watched from the app's pump.
 """
-import gc
 from time import ticks_ms, ticks_diff
 
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
@@ -17,29 +16,6 @@ from connect4.net import wifi
 from connect4.net.netconf import NetConf
 
 JOIN_MS = 20000
-
-
-def set_table(app, entries):
-    """The AI's transposition table at `entries` (a power of two): smaller while Wi-Fi is on,
-    whose buffers share the chip's heap (README, Memory). The searcher keeps the table at the
-    end of its arena (connect4.engine.search): a new arena with the old one's head (weights,
-    tables) and an empty table, exactly what Searcher(tt_entries=entries) would hold; the old
-    arena goes first, so the two never coexist. The AI plays a little weaker meanwhile.
-    tests/test_web_link.py checks a search after this equals a fresh Searcher's."""
-    from connect4.engine import core
-    searcher = app.searcher
-    if searcher.tt_entries == entries:
-        return
-    head = bytes(searcher.arena[:core.ARENA_SIZE])
-    searcher.tt = None
-    searcher.arena = None
-    gc.collect()
-    arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * entries)
-    arena[:core.ARENA_SIZE] = head
-    searcher.arena = arena
-    searcher.tt = memoryview(arena)[core.ARENA_SIZE:]
-    searcher.tt_entries = entries
-    searcher.new_game()
 
 
 class Link:
@@ -60,7 +36,7 @@ class Link:
             return
         nc = self.netconf
         try:
-            set_table(self.app, self.cfg["tt_entries_wifi"])
+            self.app.searcher.resize(self.cfg["tt_entries_wifi"])  # smaller while Wi-Fi shares the heap
             if nc.configured():
                 wifi.start_join(nc.ssid, nc.password)
                 self.ssid = nc.ssid
@@ -137,4 +113,4 @@ class Link:
             wifi.stop()
         except Exception:
             pass
-        set_table(self.app, self.cfg["tt_entries"])
+        self.app.searcher.resize(self.cfg["tt_entries"])
