@@ -258,9 +258,11 @@ class Sim:
     The app is built by connect4.app.assemble.build_app, as on the board.
     """
 
-    def __init__(self, flash_dir, preset="encoder", seed=1, overrides=None, chip_speed=True):
+    def __init__(self, flash_dir, preset="encoder", seed=1, overrides=None, chip_speed=True,
+                 book_path=""):
         from connect4 import hardware_setup
         from connect4.app.assemble import build_app
+        from connect4.boot import wifi_link
         machine.reset_world()
         CLOCK.make_virtual(0)
         CLOCK.hooks[:] = [self._tick]
@@ -275,7 +277,8 @@ class Sim:
         self.pace = ChipPace(self.cfg, chip_nodes_per_second()) if chip_speed else None
         self.hw = hardware_setup.build(self.cfg)
         self.games = []
-        self.app = build_app(self.cfg, self.hw, clock=time, seed=seed, listener=self._listen)
+        self.app = build_app(self.cfg, self.hw, clock=time, seed=seed, listener=self._listen,
+                             book_path=book_path, wifi=wifi_link)
         self.store = self.app.store
         if self.pace is not None:
             self.pace.follow(self.app)

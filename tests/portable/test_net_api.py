@@ -4,6 +4,7 @@ applied at a safe point, a new game that stops the AI's search at its next poll.
 import json
 
 from connect4.app.game import PLAY, THINK, CHOSEN, HELD
+from connect4.app.face import Face
 from connect4.net.api import Api, parse_body, MAX_BODY
 from connect4.net.pairing import Pairing, MAX_TRIES
 from connect4.net.netconf import NetConf
@@ -30,7 +31,7 @@ def setup(name, mode="two", first="red", level=1):
     rig.run_for(1600)
     pairing = Pairing(randbytes=Counter(), clock_ms=rig.clock.ticks_ms)
     netconf = NetConf(tmpdir(name + "w"), randbytes=Counter()).load()
-    api = Api(rig.app, pairing, netconf)
+    api = Api(Face(rig.app), pairing, netconf)
     status, body = api.pair(json.dumps({"code": pairing.code}).encode())
     assert status == 200, body
     return rig, api, "Bearer " + body["token"]

@@ -137,7 +137,8 @@ def steps():
     from connect4.net.netconf import NetConf
     from connect4.app.scroll import Scroller
     from connect4.app.glyphs import WHITE
-    server = Server(app, Pairing(), NetConf('/flash/').load())
+    from connect4.app.face import Face
+    server = Server(Face(app), Pairing(), NetConf('/flash/').load())
     keep['web'] = (server, Scroller([("192.168.4.1 CODE " + server.pairing.code, WHITE)], 0))
     import json
     keep['answer'] = json.dumps(server.api.state()[1])

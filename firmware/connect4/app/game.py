@@ -82,11 +82,9 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.book import open_book
 from connect4.engine.board import Board, WIDTH
-from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
-from connect4.engine.search import Searcher, STOP_POLL, is_win_score
+from connect4.engine.search import STOP_POLL, is_win_score
 from connect4.hw.display import brightness_for, scale
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store
@@ -105,7 +103,7 @@ MENU = const(5)
 CHOSEN = const(6)
 HELD = const(7)
 REPLAY = const(8)
-_HINT = const(9)  # (private: a public name costs the heap a string for good)
+HINT = const(9)
 # the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
 _TICK = const(-1)
 _ENTER = const(-2)
@@ -133,8 +131,8 @@ _RESUMES = const(2)  # a saved game taken back this often with no move since is 
 
 
 class App:
-    def __init__(self, display, inp, settings_store, cfg, clock=time, wdt=None, seed=1,
-                 listener=None, records=None, saved=None):
+    def __init__(self, display, inp, settings_store, cfg, searcher, ai, clock=time, wdt=None,
+                 seed=1, listener=None, records=None, saved=None, wifi=None, judge=None):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -145,10 +143,8 @@ class App:
         self.listener = listener  # listener(kind, data): see the module docstring
         self.layout = Layout(display.width, display.height)
         self.poll_interval = cfg["poll_interval"]
-        self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval,
-                                 clock=clock)
-        # the opening book beside main.py (None without the file: the AI searches every move)
-        self.ai = AIPlayer(seed=seed, searcher=self.searcher, book=open_book(cfg.get("book_path", "book.bin")))
+        self.searcher = searcher  # connect4.engine.search.Searcher, the AI's (and the hint's)
+        self.ai = ai  # connect4.engine.player.AIPlayer on it
         self.rng = Rng(seed ^ 0x5DEECE6)
         self.board = Board()
         self.settings = settings_store.settings
@@ -157,7 +153,7 @@ class App:
         self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
-        self.judge = None  # judge(moves) -> marks string (the simulator's perfect solver)
+        self.judge = judge  # judge(moves) -> marks string (the simulator's perfect solver), or None
         self.hints = [0, 0]
         self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
         self.marks = bytearray(b"?" * (WIDTH * 6))
@@ -188,6 +184,7 @@ class App:
         self.pump = None
         self.web = None  # the Server serving this app, if any
         self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
+        self.wifi_factory = wifi  # wifi(app, cfg) -> the Link (connect4.boot's), or None: no Wi-Fi
         self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
         # AI turn
         self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
@@ -307,7 +304,7 @@ class App:
                 self.drop(self.cursor, now)
         elif sig != _ENTER and self.input.pressed():  # the hint: SELECT held while turning
             self.input.flush()  # the held press gives nothing
-            self._go(_HINT, now)
+            self._go(HINT, now)
         else:
             self._move_cursor(sig)
 
@@ -438,11 +435,13 @@ class App:
 
     def wifi(self, now, on):
         """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
-        code is loaded only now: Wi-Fi is off by default."""
+        code is loaded only now, by the factory the app was handed (connect4.boot's): Wi-Fi
+        is off by default, and the app imports nothing of connect4.net."""
         if on:
             if self.link is None:
-                from connect4.net.link import Link
-                self.link = Link(self, self.cfg)
+                if self.wifi_factory is None:
+                    return
+                self.link = self.wifi_factory(self, self.cfg)
             self.link.on(now)
         elif self.link is not None:
             self.link.off()

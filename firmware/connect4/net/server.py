@@ -198,15 +198,16 @@ def _reply(result):
 
 
 class Server:
-    """The server for `app`: `start(host, port)`, then the app calls `pump()`.
+    """The server for a game's face (connect4.app.face.Face): `start(host, port)`, then the
+    app calls `pump()`.
 
     pairing: a connect4.net.pairing.Pairing (its code is what the board shows);
     netconf: the Wi-Fi settings (connect4.net.netconf) or None; games: a
     callable giving the recorded games, or None.
     """
 
-    def __init__(self, app, pairing, netconf=None, games=None):
-        self.api = Api(app, pairing, netconf, games)
+    def __init__(self, face, pairing, netconf=None, games=None):
+        self.api = Api(face, pairing, netconf, games)
         self.pairing = pairing
         self.web = _Web()
         self.loop = asyncio.new_event_loop()
@@ -221,13 +222,14 @@ class Server:
         _md.Request.max_body_length = MAX_BODY
         _md.Request.max_readline = MAX_LINE
         self._routes()
-        self.attach(app)
+        self.attach(face)
 
-    def attach(self, app):
-        """Serve this app (the board starts a new App after a crash) and let it pump."""
-        self.api.app = app
-        app.pump = self.pump
-        app.web = self
+    def attach(self, face):
+        """Serve this face's app (the simulator's --web keeps its server across restarts of
+        the app) and let it pump."""
+        self.api.face = face
+        face.set_pump(self.pump)
+        face.web = self
 
     @property
     def errors(self):
