@@ -56,8 +56,8 @@ COMMON = {
     # put the button reads 9-14 ms apart (14-20 ms with the thinking pulse,
     # 23-34 ms for a search's first interval): a press is noticed well within
     # 50 ms. (The simulator's --chip-speed uses the reproducible callgrind
-    # estimate of tools/data/chip.txt, about 15,000 nodes/s: conservative by
-    # 1.3-1.9x.) The levels are node budgets; the time cap is only a safety
+    # estimate of tools/data/chip.txt (its instructions per node at 100 M
+    # instructions/s): conservative.) The levels are node budgets; the time cap is only a safety
     # net that stops a search running this long (0 = none).
     "poll_interval": 256,
     "ai_time_cap_ms": 10000,

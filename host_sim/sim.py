@@ -200,8 +200,6 @@ def firmware_config(args):
     overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), ""),
                  # the menu's Wi-Fi: a page only with --web (its server), on --web-host only
                  "web_host": args.web_host, "web_port": args.web or 0}
-    # the opening book the board gets from `make deploy`; --no-book plays without it
-    overrides["book_path"] = "" if args.no_book else os.path.join(host_sim.FIRMWARE, "book.bin")
     if args.seed is not None:
         overrides["seed"] = args.seed
     preset = args.preset or config.PRESET
@@ -327,13 +325,14 @@ class Firmware:
 
     def serve(self, app):
         """--web: the firmware's server on the running app (kept across restarts of the app)."""
+        from connect4.app.face import Face
         if self.server is not None:
-            self.server.attach(app)
+            self.server.attach(Face(app))
             return
         from connect4.net.server import Server
         from connect4.net.netconf import NetConf
         netconf = NetConf(self.cfg["flash_dir"]).load()
-        self.server = Server(app, self.pairing, netconf).start(self.args.web_host, self.args.web)
+        self.server = Server(Face(app), self.pairing, netconf).start(self.args.web_host, self.args.web)
         self.code_shown = self.pairing.code
         if self.args.headless:  # listening now: the app's loop answers from its next step
             print(self.web_line(), flush=True)
@@ -341,7 +340,6 @@ class Firmware:
     def listen(self, kind, data):
         if kind == "app":
             self.app = data
-            data.judge = JUDGE[0]  # the perfect solver marks every move of the records
             if self.pace is not None:
                 self.pace.follow(data)
             if self.args.web:
@@ -386,8 +384,12 @@ class Firmware:
         from connect4 import boot
         real_start = boot.start
 
+        # the opening book the board gets from `make deploy`; --no-book plays without it; the
+        # perfect solver, if installed, marks every move of the records
+        book = "" if self.args.no_book else os.path.join(host_sim.FIRMWARE, "book.bin")
+
         def start(listener=None, stop=None, clock=time):
-            return real_start(listener or self.listen, stop, clock)
+            return real_start(listener or self.listen, stop, clock, book_path=book, judge=JUDGE[0])
         boot.start = start
         CLOCK.hooks[:] = [self.tick]
         try:

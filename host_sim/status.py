@@ -7,12 +7,9 @@ events it emits, and words them; nothing here runs on the board.
 from time import ticks_diff
 
 from connect4.app import game, menu as menu_mod
+from connect4.app.face import STATE_NAMES
 from connect4.engine.levels import MAX_LEVEL
 
-STATE_NAMES = {game.INTRO: "intro", game.PLAY: "play", game.THINK: "thinking",
-               game.CHOSEN: "thinking", game.HELD: "thinking",  # the AI's move, found
-               game.DROP: "drop", game.OVER: "game over", game.MENU: "menu",
-               game.REPLAY: "replay", game._HINT: "hint"}  # (_HINT: a const, CPython keeps it)
 RESULTS = ("red won", "yellow won", "a draw", "abandoned")
 SIDES = ("red", "yellow")
 
@@ -73,11 +70,11 @@ def status_line(app, last_game=None, save_error=None):
     if app.mode == game.MODE_DEMO:
         text += "demo: level %d (red) vs level %d (yellow)" % tuple(app.demo_levels)
     elif app.mode == game.MODE_AI:
-        text += "vs AI level %d" % app.settings["level"]
+        text += "vs AI level %d" % (app.game_levels[1] or app.settings["level"])  # the game's; none yet: the next one's
     else:
         text += "two players"
     state = app.state
-    text += " | " + STATE_NAMES.get(state, "?")
+    text += " | " + STATE_NAMES[state]
     if state == game.REPLAY and app.replay is not None:
         r = app.replay
         return "replay: game %d, move %d of %d%s" % (r.record.number, r.pos, r.length,

@@ -42,3 +42,31 @@ def test_the_app_uses_only_columns_and_rows():
             if uses:
                 found[name] = uses
     assert found == {}
+
+
+def _imports(folder):
+    """{module file: the connect4 modules it imports (at the top or inside a function)}."""
+    out = {}
+    base = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "connect4", folder)
+    for name in sorted(os.listdir(base)):
+        if name.endswith(".py"):
+            with open(os.path.join(base, name)) as f:
+                tree = ast.parse(f.read())
+            got = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("connect4"):
+                    got.add(node.module)
+                elif isinstance(node, ast.Import):
+                    got.update(a.name for a in node.names if a.name.startswith("connect4"))
+            out[name] = got
+    return out
+
+
+def test_no_import_loop_between_the_app_and_the_network():
+    """The app reaches connect4.net only through the factory it is handed (connect4.boot's
+    wifi_link); connect4.net reaches the game only through the face it is handed
+    (connect4.app.face.Face), and of the app imports only the flash file helpers."""
+    for name, mods in _imports("app").items():
+        assert not [m for m in mods if m.startswith("connect4.net")], name
+    for name, mods in _imports("net").items():
+        assert {m for m in mods if m.startswith("connect4.app")} <= {"connect4.app.store"}, (name, mods)

@@ -482,7 +482,7 @@ def test_the_status_line_says_who_won_and_no_internal_values(sim):
             s.do("right" if col > s.app.cursor else "left", settle=40)
         s.do("press")
         s.run_until(lambda: s.app.state in (PLAY, OVER))
-    assert s.status().endswith("game over: red wins")
+    assert s.status().endswith("| over: red wins")
     s.do("long")  # the menu: mode, then blunder
     for _ in range(3):
         s.do("right", settle=20)
@@ -501,3 +501,42 @@ def test_the_status_line_of_level_1_never_shows_an_empty_search(sim):
             break
     thinking = [t for t in seen if "thinking" in t]
     assert thinking and not any("depth 0" in t or "nodes 0" in t or "-1" in t for t in seen), seen
+
+
+def test_a_crash_with_wifi_on_closes_the_crashed_apps_wifi_and_server_before_the_next_app(tmp_path):
+    """boot restarts the app after a crash: the crashed one's Wi-Fi, server and sockets are
+    closed first, so the new app's Wi-Fi comes on (its server on the same port)."""
+    import network
+    from webboard import free_port
+    network.world.reset()
+    flash = str(tmp_path) + "/"
+    port = free_port()
+    phase = []
+
+    def until(apps, games):
+        now = now_ms()
+        if not phase and now > 2000:
+            apps[0].wifi(now, True)
+            assert apps[0].link.server is not None and apps[0].menu.wifi_on
+            phase.append("on")
+        elif len(phase) == 1:
+            phase.append("crash")
+            raise RuntimeError("boom")  # inside the app's loop: boot's crash handling
+        elif len(apps) == 2 and now > 8000:
+            apps[1].wifi(now, True)
+            return True
+        return False
+    try:
+        result, panel = run_board(flash, 20000, overrides={"web_host": "127.0.0.1", "web_port": port},
+                                  until=until)
+        assert result == "stopped" and len(panel.apps) == 2
+        old, new = panel.apps
+        assert old.link.server is None and not old.menu.wifi_on  # closed by the crash handler
+        assert new.link.error is None and new.menu.wifi_on, new.link.error
+        assert new.link.server is not None
+    finally:
+        for app in panel.apps if "panel" in locals() else ():
+            if app.link is not None:
+                app.link.off()
+        network.world.reset()
+    assert "RuntimeError: boom" in open(flash + "error.log").read()

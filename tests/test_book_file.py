@@ -114,7 +114,7 @@ def _first_ai_move(tmp_path, book_path):
     """A simulated board at level 8, the AI first, run until it has dropped its
     first disc: (the Sim, every status line shown meanwhile). Close the Sim."""
     from host_sim.world import Sim
-    s = Sim(str(tmp_path), seed=1, overrides={"book_path": book_path})
+    s = Sim(str(tmp_path), seed=1, book_path=book_path)
     s.store.settings.update({"mode": "ai", "level": 8, "first": "yellow"})
     s.run_for(1500)
     seen = set()

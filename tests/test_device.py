@@ -108,7 +108,7 @@ def test_deploy_commands(port):
     assert board[:4] == ["mpremote", "connect", port, "exec"]
     assert board[-2:] == ["+", "reset"]
     copies = board[5:-2]
-    assert len(copies) == 5 * (len(files) + 2 + len(lib))  # the modules, the book, the page, microdot
+    assert len(copies) == 5 * (len(files) + 3 + len(lib))  # the modules, the book, the two pages, microdot
     pairs = [tuple(copies[i + 3:i + 5]) for i in range(0, len(copies), 5)]
     assert all(copies[i:i + 3] == ["+", "fs", "cp"] for i in range(0, len(copies), 5))
     assert ("firmware/main.py", ":/main.py") in pairs
@@ -117,7 +117,8 @@ def test_deploy_commands(port):
     assert sorted(pairs) == sorted(
         [("firmware/main.py", ":/main.py"), ("firmware/config.py", ":/config.py"),
          ("firmware/book.bin", ":/book.bin"),
-         ("firmware/connect4/net/page.html.gz", ":/connect4/net/page.html.gz")]
+         ("firmware/connect4/net/page.html.gz", ":/connect4/net/page.html.gz"),
+         ("firmware/connect4/net/page.html", ":/connect4/net/page.html")]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f, _ in lib]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f in compiled])
 
@@ -183,7 +184,7 @@ def test_mip_package_lists_exactly_the_firmware():
     urls = json.loads(text)["urls"]
     lib = ["lib/microdot/" + n for n in device.LIBRARY_FILES]
     assert sorted(dest for dest, _ in urls) == sorted(
-        firmware_files() + ["book.bin", "connect4/net/page.html.gz"] + lib)
+        firmware_files() + ["book.bin", "connect4/net/page.html.gz", "connect4/net/page.html"] + lib)
     for dest, src in urls:
         if dest in lib:  # the web server's library at the pinned release's tag
             assert src == device.LIBRARY_URL + dest.split("/")[-1] and "/v2.7.0/" in src

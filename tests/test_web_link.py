@@ -103,13 +103,13 @@ def test_a_home_network_that_is_not_there_falls_back_to_the_access_point(sim):
 
 
 def test_the_wifi_table_searches_like_a_fresh_searcher_of_that_size(sim):
-    """set_table rebuilds the searcher's arena: the next searches are node for node those
+    """Searcher.resize rebuilds its arena: the next searches are node for node those
     of Searcher(tt_entries=N), and back at full size those of the config's."""
     from connect4.engine.board import Board
     from connect4.engine.search import Searcher
     app = sim.app
     for entries in (sim.cfg["tt_entries_wifi"], sim.cfg["tt_entries"]):
-        link_mod.set_table(app, entries)
+        app.searcher.resize(entries)
         fresh = Searcher(tt_entries=entries, poll_interval=sim.cfg["poll_interval"])
         for moves in ("", "4453", "44444233"):
             got = app.searcher.search(Board(moves), depth=9, nodes=20000)

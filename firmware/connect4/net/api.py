@@ -4,12 +4,12 @@ Every method returns (status, dict): the server (connect4.net.server) only
 turns that into a response, so this module runs (and is tested) without
 sockets, in the MicroPython VM too.
 
-Reads are open. Writes need a paired session (connect4.net.pairing) and are
-never applied here: a validated write is queued on `app.commands` as
-(function, argument) and the app applies it at a safe point of its loop
-(App.step), never inside the AI's search. A new game asked for while the AI
-thinks sets `app.interrupt`, which stops the search at its next poll, as a
-button press would.
+The game is reached only through its face (connect4.app.face.Face), handed
+in: reads are its snapshot, writes its commands. Reads are open. Writes need
+a paired session (connect4.net.pairing) and are checked here, then handed to
+the face, which queues them for the app to apply at a safe point of its loop,
+never inside the AI's search (a new game stops a search at its next poll, as
+a button press would).
 
 Fields (columns 1-7, rows 1-6 from the bottom):
   GET  /api/state     {"moves", "mode", "level", "turn", "thinking", "result",
@@ -27,17 +27,11 @@ Fields (columns 1-7, rows 1-6 from the bottom):
 """
 import json
 
-from connect4.app import store
-from connect4.app.game import (MODE_AI, MODE_TWO, MODE_DEMO, INTRO, PLAY, THINK, DROP, OVER,
-                               MENU, CHOSEN, HELD)
-
 MAX_BODY = 512  # bytes of JSON a write may carry
-SIDES = ("red", "yellow")
 RESULTS = ("red", "yellow", "draw", "abandoned")  # a record's result, by its number
+SIDES = ("red", "yellow")
 MAX_GAMES = 20  # records a GET /api/games answer holds, newest first
-STATE_NAMES = {INTRO: "intro", PLAY: "play", THINK: "thinking", CHOSEN: "thinking",
-               HELD: "thinking", DROP: "drop", OVER: "over", MENU: "menu"}
-GAME_KEYS = ("mode", "level", "first", "blunder")
+GAME_KEYS = ("mode", "level", "first", "blunder")  # what a new game may set
 SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness")
 
 
@@ -62,7 +56,7 @@ def parse_body(body):
     return None, data
 
 
-def check_settings(data, keys):
+def check_settings(face, data, keys):
     """The error for the first bad field of `data`, or None; every key must be in `keys`."""
     for key in data:
         if key not in keys:
@@ -71,87 +65,24 @@ def check_settings(data, keys):
         numeric = key in ("level", "blunder", "brightness")
         if numeric and (not isinstance(value, int) or isinstance(value, bool)):
             return error(400, "bad value for %r" % key)  # 2.0 == 2 and False == 0 in Python
-        if not store.valid(key, value):
+        if not face.valid(key, value):
             return error(400, "bad value for %r" % key)
     return None
 
 
-# ---- the writes, applied by the app at a safe point (App.step): fn(app, arg, now)
-def _apply_move(app, col, now):
-    if human_turn(app) and app.board.can_play(col):  # still so: the board may have moved on
-        app.last_input = now
-        app.drop(col, now)
-
-
-def _apply_settings(app, data, now):
-    app.last_input = now
-    for key in data:
-        app.settings[key] = data[key]
-    if "brightness" in data:
-        app._set_brightness(data["brightness"])
-    app.store.save()
-
-
-def _apply_new(app, data, now):
-    _apply_settings(app, data, now)
-    app.interrupt = False
-    mode = app._mode_index(app.settings["mode"])
-    if mode == MODE_DEMO:
-        app.start_demo(now, -1)
-    else:
-        app.new_game(now, mode)
-
-
-def human_turn(app):
-    """May a person move now (the state PLAY, not the AI's turn, the game not over)?"""
-    return app.state == PLAY and not app.ai_to_move() and not app.board.is_over()
-
-
 class Api:
-    def __init__(self, app, pairing, netconf=None, games=None):
-        self.app = app
+    def __init__(self, face, pairing, netconf=None, games=None):
+        self.face = face  # connect4.app.face.Face
         self.pairing = pairing
         self.netconf = netconf
         self.games_source = games  # callable returning a list of game dicts, or None
 
     # ---- reads
     def state(self):
-        app = self.app
-        board = app.board
-        mode = app.mode
-        side = app.side_to_move()
-        winner = None
-        if board.winner:
-            winner = SIDES[app.first_side if board.winner == 1 else 1 - app.first_side]
-        elif board.is_over():
-            winner = "draw"
-        line = board.winning_line() or ()
-        level = app.demo_levels[side] if mode == MODE_DEMO else app.settings["level"]
-        return 200, {
-            "moves": board.moves_string(),
-            "mode": store.MODES[mode],
-            "level": level,
-            "levels": list(app.demo_levels) if mode == MODE_DEMO else [0, app.settings["level"]]
-            if mode == MODE_AI else [0, 0],
-            "turn": SIDES[side],
-            "first": SIDES[app.first_side],
-            "thinking": app.state in (THINK, CHOSEN, HELD),
-            "nodes": app.think_nodes,
-            "result": winner,
-            "winning": [[c + 1, r + 1] for c, r in line],
-            "state": STATE_NAMES.get(app.state, "?"),
-            "human": human_turn(app),
-            "games": app.games,
-            "brightness": app.settings["brightness"],
-        }
+        return 200, self.face.snapshot()
 
     def settings(self):
-        app = self.app
-        out = {}
-        for key in SETTING_KEYS:
-            out[key] = app.settings[key]
-        out["stats"] = {"ai": [list(t) for t in app.store.stats["ai"]],
-                        "two": list(app.store.stats["two"])}
+        out = self.face.settings()
         nc = self.netconf
         out["wifi"] = {"configured": bool(nc is not None and nc.configured())}
         return 200, out
@@ -160,7 +91,7 @@ class Api:
         """The newest MAX_GAMES records (connect4.app.records), streamed from flash."""
         if self.games_source is not None:
             return 200, {"games": self.games_source(), "records": True}
-        records = getattr(self.app, "records", None)
+        records = self.face.records()
         if records is None:
             return 200, {"games": [], "records": False}
         out = []
@@ -208,26 +139,24 @@ class Api:
         col = data.get("column")
         if len(data) != 1 or not isinstance(col, int) or isinstance(col, bool) or not 1 <= col <= 7:
             return error(400, "expected {\"column\": 1-7}")
-        app = self.app
-        if app.commands:
+        face = self.face
+        if face.busy():
             return error(409, "busy: the last write is not applied yet")
-        if not human_turn(app):
+        if not face.human_turn():
             return error(409, "not a person's turn")
-        if not app.board.can_play(col - 1):
+        if not face.can_play(col - 1):
             return error(409, "column %d is full" % col)
-        app.commands.append((_apply_move, col - 1))
+        face.move(col - 1)
         return 200, {"queued": "move", "column": col}
 
     def new(self, auth, body):
         err, data = self._write(auth, body)
         if err:
             return err
-        bad = check_settings(data, GAME_KEYS)
+        bad = check_settings(self.face, data, GAME_KEYS)
         if bad:
             return bad
-        app = self.app
-        app.commands.append((_apply_new, data))
-        app.interrupt = True  # a search under way stops at its next poll
+        self.face.new_game(data)
         return 200, {"queued": "new"}
 
     def set_settings(self, auth, body):
@@ -239,7 +168,7 @@ class Api:
         for key in data:
             if key != "wifi":
                 game[key] = data[key]
-        bad = check_settings(game, SETTING_KEYS)
+        bad = check_settings(self.face, game, SETTING_KEYS)
         if bad:
             return bad
         if wifi is not None:
@@ -257,5 +186,5 @@ class Api:
             if not self.netconf.set_network(ssid, password):
                 return error(507, "wifi: not saved (flash)")
         if game:
-            self.app.commands.append((_apply_settings, game))
+            self.face.change_settings(game)
         return 200, {"queued": "settings"}

@@ -8,43 +8,17 @@ server starts (or, if one already serves the app, as in the simulator's
 point's key and the pairing code; `show()` scrolls them again on request.
 Nothing here blocks: joining is watched from the app's pump.
 """
-import gc
 from time import ticks_ms, ticks_diff
 
-from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
-from connect4.app.scroll import Scroller
 from connect4.net import wifi
 from connect4.net.netconf import NetConf
 
 JOIN_MS = 20000
 
 
-def set_table(app, entries):
-    """The AI's transposition table at `entries` (a power of two): smaller while Wi-Fi is on,
-    whose buffers share the chip's heap (README, Memory). The searcher keeps the table at the
-    end of its arena (connect4.engine.search): a new arena with the old one's head (weights,
-    tables) and an empty table, exactly what Searcher(tt_entries=entries) would hold; the old
-    arena goes first, so the two never coexist. The AI plays a little weaker meanwhile.
-    tests/test_web_link.py checks a search after this equals a fresh Searcher's."""
-    from connect4.engine import core
-    searcher = app.searcher
-    if searcher.tt_entries == entries:
-        return
-    head = bytes(searcher.arena[:core.ARENA_SIZE])
-    searcher.tt = None
-    searcher.arena = None
-    gc.collect()
-    arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * entries)
-    arena[:core.ARENA_SIZE] = head
-    searcher.arena = arena
-    searcher.tt = memoryview(arena)[core.ARENA_SIZE:]
-    searcher.tt_entries = entries
-    searcher.new_game()
-
-
 class Link:
-    def __init__(self, app, cfg):
-        self.app = app
+    def __init__(self, face, cfg):
+        self.face = face  # the game (connect4.app.face.Face)
         self.cfg = cfg
         self.netconf = NetConf(cfg["flash_dir"]).load()
         self.server = None  # the one this link started
@@ -60,13 +34,13 @@ class Link:
             return
         nc = self.netconf
         try:
-            set_table(self.app, self.cfg["tt_entries_wifi"])
+            self.face.resize_table(self.cfg["tt_entries_wifi"])  # smaller while Wi-Fi shares the heap
             if nc.configured():
                 wifi.start_join(nc.ssid, nc.password)
                 self.ssid = nc.ssid
                 self.joining_since = now
-                self.app.pump = self.pump  # watch the joining from the game loop
-                self.app.banner = Scroller([("WIFI " + nc.ssid, WHITE)], now)
+                self.face.set_pump(self.pump)  # watch the joining from the game loop
+                self.face.say([("WIFI " + nc.ssid, "white")], now)
             else:
                 self._access_point(now)
         except Exception as e:  # a radio that will not start: said on the matrix, never a crash
@@ -79,24 +53,24 @@ class Link:
     def _up(self, address, now):
         self.address = address
         self.joining_since = None
-        app = self.app
-        web = getattr(app, "web", None)
+        face = self.face
+        web = face.web
         if web is not None:
-            app.pump = web.pump
+            face.set_pump(web.pump)
         elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
-            self.server = Server(app, Pairing(), self.netconf).start(self.cfg["web_host"],
-                                                                    self.cfg["web_port"])
+            self.server = Server(face, Pairing(), self.netconf).start(self.cfg["web_host"],
+                                                                     self.cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
-            app.pump = None
+            face.set_pump(None)
         self.show(now)
 
     def _failed(self, e, now):
         self.error = repr(e)
         print("connect4: Wi-Fi: %s" % self.error)
         self.off()
-        self.app.banner = Scroller([("NO WIFI", RED)], now)
+        self.face.say([("NO WIFI", "red")], now)
 
     def pump(self):
         """While joining: has the home network given an address (or is it time to give up)?"""
@@ -112,29 +86,29 @@ class Link:
 
     def show(self, now):
         """Scroll the address (and the access point's key) and the pairing code."""
-        app = self.app
         if self.address is None:
             return
-        web = self.server or getattr(app, "web", None)
-        parts = [(self.address, WHITE)]
+        web = self.server or self.face.web
+        parts = [(self.address, "white")]
         if not self.netconf.configured() or self.ssid != self.netconf.ssid:
-            parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, ORANGE))
+            parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, "orange"))
         if web is not None:
-            parts.append((" CODE " + web.pairing.code, GREEN))
-        app.banner = Scroller(parts, now)
+            parts.append((" CODE " + web.pairing.code, "green"))
+        self.face.say(parts, now)
 
     def off(self):
+        face = self.face
         if self.server is not None:
             self.server.stop()
             self.server = None
-            self.app.pump = None
-            self.app.web = None
+            face.set_pump(None)
+            face.web = None
         elif self.joining_since is not None:
-            self.app.pump = None
+            face.set_pump(None)
         self.joining_since = None
         self.address = None
         try:
             wifi.stop()
         except Exception:
             pass
-        set_table(self.app, self.cfg["tt_entries"])
+        self.face.resize_table(self.cfg["tt_entries"])

@@ -3,8 +3,8 @@
 The game loop is synchronous and the AI's search blocks, so the server never
 owns the thread: one asyncio event loop, made once, runs a round whenever
 the app calls `pump()`: at every loop step (App.step) and at every poll of
-the search (App._poll, every poll_interval nodes: about 17 ms on the chip
-at 15,000 nodes/s). A request takes a few rounds; writes are queued for the
+the search (App._poll, every poll_interval nodes: config.py says how often
+that is on the chip; tools/data/chip.txt has the node rate). A request takes a few rounds; writes are queued for the
 app (api.py), so a handler never changes the game under the search.
 
 Bounds: MAX_CLIENTS connections at once (more get 503 and are closed),
@@ -18,6 +18,7 @@ and the game must be touched from its own thread only.
 """
 import asyncio
 import json
+import os
 from micropython import const
 from time import ticks_ms, ticks_diff
 
@@ -39,12 +40,40 @@ EVENT_MS = const(200)  # how often a live stream looks for a change
 KEEPALIVE_MS = const(1600)
 STUCK_MS = const(WRITE_MS + 2 * EVENT_MS)  # events queued this long with nobody writing them: the answer is gone
 BUSY_ROUNDS = const(4)  # rounds per pump while a client is connected
-PAGE = "page.html.gz"
+PAGE = "page.html.gz"  # for a client that accepts gzip (every browser)
+PLAIN_PAGE = "page.html"  # for one that does not (curl without --compressed); without it: 406
 # the reason phrases of the statuses the API answers (RFC 9110); microdot says "N/A" for all but 200
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-           405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
+           405: "Method Not Allowed", 406: "Not Acceptable", 409: "Conflict", 413: "Payload Too Large",
            429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
            507: "Insufficient Storage"}
+
+
+def accepts_gzip(header):
+    """Does an Accept-Encoding header allow gzip (RFC 9110 12.5.3: `gzip` or `*`, q not 0)?"""
+    for item in (header or "").lower().split(","):
+        parts = item.split(";")
+        if parts[0].strip() not in ("gzip", "*"):
+            continue
+        q = 1.0
+        for p in parts[1:]:
+            p = p.strip()
+            if p.startswith("q="):
+                try:
+                    q = float(p[2:])
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            return True
+    return False
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
 
 
 def _here():
@@ -169,15 +198,16 @@ def _reply(result):
 
 
 class Server:
-    """The server for `app`: `start(host, port)`, then the app calls `pump()`.
+    """The server for a game's face (connect4.app.face.Face): `start(host, port)`, then the
+    app calls `pump()`.
 
     pairing: a connect4.net.pairing.Pairing (its code is what the board shows);
     netconf: the Wi-Fi settings (connect4.net.netconf) or None; games: a
     callable giving the recorded games, or None.
     """
 
-    def __init__(self, app, pairing, netconf=None, games=None):
-        self.api = Api(app, pairing, netconf, games)
+    def __init__(self, face, pairing, netconf=None, games=None):
+        self.api = Api(face, pairing, netconf, games)
         self.pairing = pairing
         self.web = _Web()
         self.loop = asyncio.new_event_loop()
@@ -192,13 +222,14 @@ class Server:
         _md.Request.max_body_length = MAX_BODY
         _md.Request.max_readline = MAX_LINE
         self._routes()
-        self.attach(app)
+        self.attach(face)
 
-    def attach(self, app):
-        """Serve this app (the board starts a new App after a crash) and let it pump."""
-        self.api.app = app
-        app.pump = self.pump
-        app.web = self
+    def attach(self, face):
+        """Serve this face's app (the simulator's --web keeps its server across restarts of
+        the app) and let it pump."""
+        self.api.face = face
+        face.set_pump(self.pump)
+        face.web = self
 
     @property
     def errors(self):
@@ -208,8 +239,13 @@ class Server:
         web, api, server = self.web, self.api, self
 
         async def page(req):
-            return Response.send_file(server.page, content_type="text/html; charset=UTF-8",
-                                      compressed=True, max_age=0)
+            gzip = accepts_gzip(req.headers.get("Accept-Encoding"))
+            path = server.page if gzip else _here() + PLAIN_PAGE
+            if not gzip and not _exists(path):
+                return ("this board sends its page gzip-compressed only: use a browser, or "
+                        "curl --compressed\n", 406, {"Content-Type": "text/plain"})
+            return Response.send_file(path, content_type="text/html; charset=UTF-8",
+                                      compressed=gzip, max_age=0)
         web.route("/")(page)
 
         async def state(req):

@@ -1,0 +1,172 @@
+"""The game's narrow face: what the web API (connect4.net) and the simulator read and write.
+
+Reads: `snapshot()` (moves, turn, state name, result, winning four, the game's
+levels, settings, thinking...), `settings()`, `records()`. Writes are
+commands (`move`, `new_game`, `change_settings`, `hint`): checked here,
+queued, and applied by the app at a safe point of its loop (App.step), never
+inside the AI's search; a new game or a change of mode, level or blunder
+stops a search under way at its next poll (`interrupt`). Settings go through
+the app's one rule (App.change_settings, the menu's too).
+
+For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
+`set_pump()` gives the server its rounds (from the loop and from the
+search's poll hook), `resize_table()` shrinks the AI's table while Wi-Fi
+shares the heap.
+
+Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
+names cost the heap nothing otherwise.
+"""
+from connect4.app import store
+from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT
+from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
+from connect4.app.scroll import Scroller
+
+# by state number (connect4.app.game: INTRO, PLAY, THINK, DROP, OVER, MENU, CHOSEN, HELD,
+# REPLAY, the hint); the AI's turn is "thinking" from its first frame to its disc's drop
+STATE_NAMES = ("intro", "play", "thinking", "drop", "over", "menu", "thinking", "thinking",
+               "replay", "hint")
+SIDES = ("red", "yellow")
+SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness")
+_RESTARTS = ("mode", "level", "blunder")  # a change of these starts a new game (App._restart_for)
+COLOURS = {"white": WHITE, "orange": ORANGE, "green": GREEN, "red": RED}  # for say()
+
+
+def thinking(app):
+    """Is a search under way or about to start (the AI's turn or a hint)?"""
+    name = STATE_NAMES[app.state]
+    return name == "thinking" or name == "hint"
+
+
+def human_turn(app):
+    """May a person move now (the state PLAY, not the AI's turn, the game not over)?"""
+    return app.state == PLAY and not app.ai_to_move() and not app.board.is_over()
+
+
+# ---- the commands, applied by the app at a safe point (App.step): fn(app, arg, now)
+def _apply_move(app, col, now):
+    if human_turn(app) and app.board.can_play(col):  # still so: the board may have moved on
+        app.last_input = now
+        app.drop(col, now)
+
+
+def _apply_settings(app, data, now):
+    app.last_input = now
+    app.change_settings(data, now)  # the menu's rule: a new level is a new game
+
+
+def _apply_new(app, data, now):
+    app.last_input = now
+    app.change_settings(data, now, True)
+
+
+def _apply_hint(app, arg, now):
+    if human_turn(app):
+        app.last_input = now
+        app._go(HINT, now)
+
+
+class Face:
+    """The app (connect4.app.game.App) as the outside sees it."""
+
+    def __init__(self, app):
+        self.app = app
+
+    # ---- reads
+    def snapshot(self):
+        app = self.app
+        board = app.board
+        mode = app.mode
+        side = app.side_to_move()
+        winner = None
+        if board.winner:
+            winner = SIDES[app.first_side if board.winner == 1 else 1 - app.first_side]
+        elif board.is_over():
+            winner = "draw"
+        line = board.winning_line() or ()
+        levels = app.game_levels  # the game's own (a menu or page change starts a new game)
+        return {
+            "moves": board.moves_string(),
+            "mode": store.MODES[mode],
+            "level": levels[side] if mode == MODE_DEMO else levels[1] if mode == MODE_AI else
+            app.settings["level"],
+            "levels": list(levels),
+            "turn": SIDES[side],
+            "first": SIDES[app.first_side],
+            "thinking": thinking(app),
+            "nodes": app.think_nodes,
+            "result": winner,
+            "winning": [[c + 1, r + 1] for c, r in line],
+            "state": STATE_NAMES[app.state],
+            "human": human_turn(app),
+            "games": app.games,
+            "brightness": app.settings["brightness"],
+        }
+
+    def settings(self):
+        """The settings and the statistics."""
+        app = self.app
+        out = {}
+        for key in SETTING_KEYS:
+            out[key] = app.settings[key]
+        out["stats"] = {"ai": [list(t) for t in app.store.stats["ai"]],
+                        "two": list(app.store.stats["two"])}
+        return out
+
+    def records(self):
+        """The game records (connect4.app.records.Records), or None."""
+        return self.app.records
+
+    def human_turn(self):
+        return human_turn(self.app)
+
+    def valid(self, key, value):
+        """Is `value` one the setting `key` may take (connect4.app.store)?"""
+        return store.valid(key, value)
+
+    def can_play(self, col):
+        return self.app.board.can_play(col)
+
+    def busy(self):
+        """Is a command still waiting to be applied?"""
+        return bool(self.app.commands)
+
+    # ---- writes: queued, applied by the app (App.step)
+    def move(self, col):
+        self.app.commands.append((_apply_move, col))
+
+    def new_game(self, data):
+        app = self.app
+        app.commands.append((_apply_new, data))
+        app.interrupt = True  # a search under way stops at its next poll
+
+    def change_settings(self, data):
+        app = self.app
+        app.commands.append((_apply_settings, data))
+        for key in _RESTARTS:
+            if key in data and data[key] != app.settings[key]:
+                app.interrupt = True  # a new game comes (App.change_settings): stop the search
+                break
+
+    def hint(self):
+        self.app.commands.append((_apply_hint, None))
+
+    # ---- for the Wi-Fi side (connect4.net.link)
+    def say(self, parts, now):
+        """Scroll [(text, colour name)] over the game until it has gone by or an input ends it."""
+        self.app.banner = Scroller([(text, COLOURS[colour]) for text, colour in parts], now)
+
+    def set_pump(self, pump):
+        """pump(): one round of the server, from the loop and the search's poll hook (or None)."""
+        self.app.pump = pump
+
+    def resize_table(self, entries):
+        self.app.searcher.resize(entries)
+
+    @property
+    def web(self):
+        """The server already serving this app (the simulator's --web), or None."""
+        return self.app.web
+
+    @web.setter
+    def web(self, server):
+        self.app.web = server
