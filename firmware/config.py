@@ -14,7 +14,7 @@ Presets
 
 GPIO2 is an ESP32-C3 strapping pin (it must read high while the chip
 resets), so safe mode does not rely on holding the button through reset:
-hold it during the first second after power-on instead (see README).
+hold it during the first second after power-on instead (see docs/playing.md).
 
 Panel geometry: `width` x `height` is the matrix as the player sees it (8x8;
 7x7, or a bare 7x6 strip, also work). The LED chain is described by

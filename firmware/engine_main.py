@@ -1,4 +1,4 @@
-"""The engine's line protocol on the serial console (see README: Engine protocol).
+"""The engine's line protocol on the serial console (see docs/engine-protocol.md).
 
 Not started at power-on (main.py runs the game). From safe mode's REPL:
 `import engine_main`; or from a computer: `mpremote run firmware/engine_main.py`.

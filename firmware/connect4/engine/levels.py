@@ -2,7 +2,7 @@
 
 A level's limits are a depth cap, a node budget and a blunder percent. The
 measured strength of each level and its estimated time per move on the chip
-are in the README (`make bench`). The time cap that the board adds is a
+are in docs/benchmarks.md (`make bench`). The time cap that the board adds is a
 safety net only.
 """
 from micropython import const
