@@ -451,9 +451,10 @@ def scan(arena, player: int) -> int:
 # record in the arena keeps what its node must remember while a child is
 # searched, so the call stack stays the same however deep the search goes
 # (on the chip a nested call took 460 bytes of a 15,360-byte stack, and
-# cost about as much as a leaf's work). The loop is a small state machine:
-_ENTER = const(0)  # a node: count it, its quick results, the table, its ordered moves
-_NEXT = const(1)  # search the node's next move (a leaf inline, else descend), or store and return
+# cost about as much as a leaf's work). Leaves are nodes like any other: the
+# horizon value is written once, in _ENTER. The loop is a small state machine:
+_ENTER = const(0)  # a node: count it, its quick results, the table or the horizon, its ordered moves
+_NEXT = const(1)  # descend into the node's next move, or store its result and return it
 _RETURN = const(2)  # a node's value is `r`: back to its parent (or out, from the first node)
 _SCORED = const(3)  # the move just searched scored `sc`: undo it, fold the score in
 
