@@ -142,7 +142,7 @@ def report(f):
         "  native code (rv32imc)     %s (outside the GC heap; replaces %s of bytecode)" % (
             kb(f["native"]), kb(f["replaced_bytecode"])),
         "  footprint on the chip     %s = larger peak + native code - replaced bytecode" % kb(f["footprint"]),
-        "  web server (Wi-Fi on)    +%s (microdot, the API, its routes; no sockets in the VM)" % kb(f["web"]),
+        "  Wi-Fi on                 +%s (the link and radio modules, microdot, the API, its routes; no sockets in the VM)" % kb(f["web"]),
         "  ... with the Wi-Fi table +%s (the AI's table shrunk to %s)" % (kb(f["web_with_table"]),
                                                                         kb(f["web_table"])),
         "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: docs/benchmarks.md)" % kb(f["footprint_web"]),

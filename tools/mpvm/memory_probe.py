@@ -5,8 +5,8 @@
 
 The firmware is imported from .mpy files (as `make deploy` puts it on the
 board) and built by the board's own `connect4.app.assemble.build_app`, on host_sim's
-machine/neopixel stubs (imported before the baseline: the chip has them
-built in). This VM collects garbage only between top-level steps, so each
+machine/neopixel/network stubs (imported before the baseline: the chip has
+them built in). This VM collects garbage only between top-level steps, so each
 figure taken at the end of a step counts everything allocated since the last
 collection: an upper bound of the true peak inside that step.
 """
@@ -17,6 +17,7 @@ import sys
 sys.path.append('/stubs')  # after the VM's own modules: its micropython and time stay
 import machine  # noqa: F401  (built into the chip)
 import neopixel  # noqa: F401
+import network  # noqa: F401
 import time
 from _mpvm import run_steps
 
@@ -127,9 +128,10 @@ def steps():
     saved = None
     yield
 
-    # Wi-Fi on: the web server (microdot from /lib, the API, the routes), a pairing and the
-    # scrolling text, built as connect4.net.link builds them; this VM has no sockets, so the
-    # server is built but not listening, and one state answer is made.
+    # Wi-Fi on: the menu's link (the board's factory: connect4.net.link and the radio's
+    # wifi.py over the `network` stub), the web server (microdot from /lib, the API, the
+    # routes), a pairing and the scrolling text, built as the link builds them; this VM has
+    # no sockets, so the server is built but not listening, and one state answer is made.
     sys.path.append('/firmware/lib')  # the board's /lib
     live = held(base)
     from connect4.net.server import Server
@@ -138,8 +140,9 @@ def steps():
     from connect4.app.scroll import Scroller
     from connect4.app.glyphs import WHITE
     from connect4.app.face import Face
+    link = boot.wifi_link(app, cfg)  # the factory main() hands the app
     server = Server(Face(app), Pairing(), NetConf('/flash/').load())
-    keep['web'] = (server, Scroller([("192.168.4.1 CODE " + server.pairing.code, WHITE)], 0))
+    keep['web'] = (link, server, Scroller([("192.168.4.1 CODE " + server.pairing.code, WHITE)], 0))
     import json
     keep['answer'] = json.dumps(server.api.state()[1])
     yield
