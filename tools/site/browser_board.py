@@ -19,6 +19,9 @@ The JS side is the module `jsboard` (registered by worker.js):
   panel(json)     the matrix: width, height, the cell of each LED (the firmware's
                   led_map, inverted, as world.Panel does) and the colour order
   search(json)    the AI's move: nodes, depth, ms, stopped
+  state(json)     the app's state's name and the game's moves, when either changes;
+                  at each start also its settings and statistics (as read from flash)
+  game(json)      a game's end (the app's listener event "game")
   error(text)     a traceback for the page
 """
 import io
@@ -31,6 +34,7 @@ import machine
 
 import config
 from connect4 import boot, hardware_setup
+from connect4.app import game
 from connect4.app.assemble import build_app
 from connect4.hw.display import led_map
 
@@ -49,6 +53,12 @@ def input_pins(cfg):
             a, b = b, a
         return {"select": cfg["button"], "a": a, "b": b}
     return {"select": cfg["drop"], "left": cfg["left"], "right": cfg["right"]}
+
+
+STATE_NAMES = {}
+for _name in ("INTRO", "PLAY", "THINK", "DROP", "OVER", "MENU", "CHOSEN", "HELD", "REPLAY"):
+    if hasattr(game, _name):
+        STATE_NAMES[getattr(game, _name)] = _name.lower()
 
 
 def panel(cfg):
@@ -92,8 +102,25 @@ class Board:
 
     def _start(self):
         self.started = time.ticks_ms()
-        self.app = build_app(self.cfg, self.hw, time, self.seed, None)
+        self.app = build_app(self.cfg, self.hw, time, self.seed, self._listen)
         self.app.start()
+        self.shown = None
+        self._state({"settings": self.app.settings, "stats": self.app.store.stats})
+
+    def _listen(self, kind, data):
+        if kind == "game":
+            jsboard.game(json.dumps(data))
+
+    def _state(self, extra=None):
+        app = self.app
+        now = (app.state, app.board.count)
+        if now == self.shown and extra is None:
+            return
+        self.shown = now
+        out = {"state": STATE_NAMES.get(app.state, str(app.state)), "moves": app.board.moves_string()}
+        if extra:
+            out.update(extra)
+        jsboard.state(json.dumps(out))
 
     def step(self):
         """One pass of App.run()'s loop (the sleep is the caller's); False once halted."""
@@ -111,6 +138,7 @@ class Board:
         except Exception as e:
             self._crash(e)
             return not self.halted
+        self._state()
         found = app.last_search
         if found is not None and found is not before:
             jsboard.search(json.dumps({

@@ -38,13 +38,16 @@ LIB = (("host_sim/stubs/machine.py", "lib/machine.py"),
        ("tools/site/browser_board.py", "lib/browser_board.py"))
 
 
-def firmware_files():
-    """(board path, bytes) of what `make deploy` copies from firmware/, decorators blanked."""
+def firmware_files(book=True):
+    """(board path, bytes) of what `make deploy` copies from firmware/, decorators blanked
+    (book=False: without the opening book, as a board without book.bin)."""
     out = []
     for rel in device.firmware_sources():
         with open(os.path.join(device.FIRMWARE, rel), encoding="utf-8") as f:
             out.append((rel, strip_native_text(f.read()).encode("utf-8")))
     for rel in device.firmware_data():
+        if rel == "book.bin" and not book:
+            continue
         with open(os.path.join(device.FIRMWARE, rel), "rb") as f:
             out.append((rel, f.read()))
     return out
@@ -67,7 +70,7 @@ def site_info(sizes):
             "chip_nodes_per_second": chip_nodes_per_second(), "sizes": sizes}
 
 
-def build(out=OUT):
+def build(out=OUT, book=True):
     if not os.path.isdir(WASM_DIR):
         raise SystemExit("error: %s is missing: run `npm ci` (make site does)" % WASM_DIR)
     if os.path.isdir(out):
@@ -86,7 +89,7 @@ def build(out=OUT):
         with open(os.path.join(out, dest), "w", encoding="utf-8") as f:
             f.write(text)
         sizes[dest] = len(text.encode("utf-8"))
-    blob, toc = pack(firmware_files())
+    blob, toc = pack(firmware_files(book))
     with open(os.path.join(out, "firmware.pack"), "wb") as f:
         f.write(blob)
     sizes["firmware.pack"] = len(blob)

@@ -8,7 +8,7 @@ const BUILD_KEY = "c4.build";
 const $ = (id) => document.getElementById(id);
 
 const c4 = window.c4 = {
-  errors: [], frames: 0, lastFrame: "", searches: [], ready: false, shared: false, panel: null, log: [],
+  errors: [], frames: 0, state: {}, games: [], lastFrame: "", searches: [], ready: false, shared: false, panel: null, log: [],
   drawn: () => [...$("matrix").children].map((el) => el.dataset.duty),
 };
 
@@ -160,7 +160,16 @@ function onMessage(ev) {
   if (m.type === "frame") receiveFrame(m.hex);
   else if (m.type === "pins") pins = m.pins;
   else if (m.type === "panel") { c4.panel = m.panel; layoutMatrix(m.panel); }
-  else if (m.type === "search") { c4.searches.push(m.result); $("speed").textContent = describeSearch(m.result); }
+  else if (m.type === "state") {
+    Object.assign(c4.state = c4.state || {}, m.state);
+    if (m.state.stats) c4.boot = m.state;
+    $("status").dataset.state = m.state.state;
+    $("status").dataset.moves = m.state.moves;
+  } else if (m.type === "game") {
+    c4.games = (c4.games || []).concat([m.game]);
+    const g = m.game;
+    say(`game over: ${g.winner < 0 ? "a draw" : (g.winner === 0 ? "red" : "yellow") + " wins"} (moves ${g.moves})`);
+  } else if (m.type === "search") { c4.searches.push(m.result); $("speed").textContent = describeSearch(m.result); }
   else if (m.type === "flash") {
     const f = flash();
     for (const [name, b64] of Object.entries(m.changes)) { if (b64 === null) delete f[name]; else f[name] = b64; }
@@ -183,6 +192,8 @@ function onMessage(ev) {
 function start() {
   if (worker) worker.terminate();
   c4.ready = false;
+  c4.state = {};
+  c4.boot = null;
   levels = shared ? new Int32Array(shared, 0, 4) : new Int32Array(4);
   levels.fill(0);
   worker = new Worker("worker.js", { type: "module" });
@@ -195,11 +206,12 @@ function start() {
 }
 
 // Engine protocol lines answered by the page's MicroPython (a worker of its own): the tests
-// compare them with `python -m host_sim.engine --no-book`.
-c4.engine = (lines) => new Promise((resolve, reject) => {
+// compare them with `python -m host_sim.engine --no-book`. c4.engineTimed gives {out, ms: per line}.
+c4.engine = (lines) => c4.engineTimed(lines).then((r) => r.out);
+c4.engineTimed = (lines) => new Promise((resolve, reject) => {
   const w = new Worker("worker.js", { type: "module" });
   w.onmessage = (ev) => {
-    if (ev.data.type === "engine") { w.terminate(); resolve(ev.data.out); }
+    if (ev.data.type === "engine") { w.terminate(); resolve(ev.data); }
     else if (ev.data.type === "error") { w.terminate(); reject(new Error(ev.data.text)); }
   };
   w.postMessage({ type: "engine", lines });

@@ -58,6 +58,8 @@ const jsboard = {
     post({ type: "pins", pins: JSON.parse(json) });
   },
   panel(json) { post({ type: "panel", panel: JSON.parse(json) }); },
+  state(json) { post({ type: "state", state: JSON.parse(json) }); },
+  game(json) { post({ type: "game", game: JSON.parse(json) }); },
   search(json) { post({ type: "search", result: JSON.parse(json) }); },
   error(text) { post({ type: "error", text }); },
 };
@@ -81,7 +83,10 @@ async function loadVM(stdout) {
   }
   vm.FS.mkdirTree("/lib");
   for (const p of toc.lib) vm.FS.writeFile("/" + p, new Uint8Array(await (await fetch(p)).arrayBuffer()));
-  vm.runPython("import sys, os\nsys.path[:] = ['', '/', '/lib']\nos.chdir('/')");
+  // As tools/mpvm/run.mjs --strip-native: viper's casts become plain functions (the blanked
+  // decorators leave bytecode, which has no such builtins).
+  vm.runPython("import sys, os, builtins\nsys.path[:] = ['', '/', '/lib']\nos.chdir('/')\n" +
+    "builtins.ptr8 = builtins.ptr16 = builtins.ptr32 = builtins.uint = lambda x: x");
   return vm;
 }
 
@@ -164,11 +169,14 @@ async function engine(lines) {
   }
   const handle = mp.globals.get("_engine").handle;
   const out = [];
+  const ms = [];
   for (const line of lines) {
+    const t0 = performance.now();
     const text = handle(line); // each line its own top-level call: the heap is collected between
+    ms.push(performance.now() - t0);
     if (text) out.push(...text.split("\n"));
   }
-  post({ type: "engine", out });
+  post({ type: "engine", out, ms });
 }
 
 onmessage = (ev) => {
