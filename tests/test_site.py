@@ -33,27 +33,26 @@ pytestmark = [
 
 
 def _serve(book):
+    """The site built into a temporary folder and served (COOP/COEP) until the module ends."""
     from tools.site import build, serve
     folder = tempfile.mkdtemp(prefix="site-")
     build.build(folder, book=book)
     server, url = serve.start(directory=folder)
-    return server, url, folder
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def site():
-    server, url, folder = _serve(book=True)
-    yield url
-    server.shutdown()
-    shutil.rmtree(folder, ignore_errors=True)
+    yield from _serve(book=True)
 
 
 @pytest.fixture(scope="module")
 def site_without_book():
-    server, url, folder = _serve(book=False)
-    yield url
-    server.shutdown()
-    shutil.rmtree(folder, ignore_errors=True)
+    yield from _serve(book=False)
 
 
 @pytest.fixture
