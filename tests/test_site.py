@@ -182,7 +182,7 @@ def test_the_page_loads_with_no_script_error_and_draws_the_firmwares_frame(site,
     assert "opening book" in browser.find_element("id", "size-note").text
 
 
-def test_the_menu_opens_with_a_long_press_and_a_short_press_does_not(site, browser):
+def test_the_menu_opens_with_a_long_press(site, browser):
     open_board(browser, site)
     click(browser, "select")  # the intro ends
     wait(browser, "c4.state.state === 'play' || c4.state.state === 'think'", 5)
