@@ -7,6 +7,7 @@ PYTHON ?= python3
 SIM_ARGS ?=
 BENCH_ARGS ?=
 PORT ?=
+WEB_PORT ?=
 FIRMWARE ?=
 DRY_RUN ?=
 
@@ -24,7 +25,7 @@ VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 STUBS_STAMP := build/c3stubs/.installed
 
-.PHONY: help sim test quick typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory book
+.PHONY: help sim test quick typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory book site web-sim
 
 help:
 	@echo "Targets (each installs what it needs: .venv, node_modules):"
@@ -35,6 +36,8 @@ help:
 	@echo "  make bench         speed and strength figures, docs/benchmarks.md (BENCH_ARGS)"
 	@echo "  make memory        heap figures of the firmware in the MicroPython VM"
 	@echo "  make book          rebuild firmware/book.bin, the opening book, from the perfect solver"
+	@echo "  make site          the board in a browser: a static site in build/site/"
+	@echo "  make web-sim       serve build/site/ on 127.0.0.1 (WEB_PORT=... or a free one)"
 	@echo "  make engine        the engine line protocol on stdin/stdout"
 	@echo "  make engine-vm     the same, the board's engine_main.py in the MicroPython VM"
 	@echo "  make picture       the pictures of the board (docs/), from the simulator"
@@ -47,6 +50,7 @@ help:
 	@echo "Variables (make TARGET NAME=value):"
 	@echo "  PORT=...           the board's serial port: /dev/ttyACM0 (Linux),"
 	@echo "                     /dev/cu.usbmodem1101 (macOS), COM3 (Windows)"
+	@echo "  WEB_PORT=...       make web-sim: the port on 127.0.0.1 (default: a free one)"
 	@echo "  FIRMWARE=...       make flash: the ESP32_GENERIC_C3 .bin from micropython.org"
 	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
@@ -76,6 +80,13 @@ sim: $(VENV_STAMP)
 # Each picture a scripted run of the simulator on a flash of its own (tools/docs/pictures.py).
 picture: $(VENV_STAMP)
 	$(PY) tools/docs/pictures.py
+
+# The board in a browser: the firmware in MicroPython's WebAssembly build (tools/site/build.py).
+site: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) tools/site/build.py
+
+web-sim: site
+	@$(PY) tools/site/serve.py $(if $(WEB_PORT),--port $(WEB_PORT))
 
 engine: $(VENV_STAMP)
 	$(PY) -m host_sim.engine

@@ -7,6 +7,7 @@ the VM), mpyinfo.py (what a .mpy holds), typecheck.py (firmware/ against the
 chip's stubs).
 """
 import os
+import re
 import shutil
 import subprocess
 
@@ -15,6 +16,16 @@ from tools.common import CHIP_ENGINE_BASE, CHIP_PLY_BYTES, CHIP_STACK_LIMIT, CHI
 RUN_MJS = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 PACKAGE = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 FIRMWARE = (os.path.join(ROOT, "firmware"), "/firmware")
+
+# The decorator lines the WebAssembly build cannot compile (no native emitter):
+# blanked, not deleted, so tracebacks keep their line numbers (run.mjs --strip-native).
+NATIVE_LINE = re.compile(r"^\s*@micropython\.(native|viper)\s*(#.*)?$")
+
+
+def strip_native_text(text):
+    """`text` (a module's source) with its @micropython.native/viper lines blanked."""
+    return "\n".join("" if NATIVE_LINE.match(line) else line for line in text.split("\n"))
+
 
 # The VM keeps Python frames on a "pystack" (run.mjs --pystack, in 4-byte words)
 # instead of the chip's C stack. Sized so that the VM fails where the chip would

@@ -34,7 +34,6 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -52,7 +51,6 @@ NODES = (1000, 3000)
 GAME_LEVEL = 5  # a quick opponent: the top level's search is measured on its own
 STUBS = os.path.join(mpvm.ROOT, "host_sim", "stubs")
 PROBE = common.path(common.MEMORY_PROBE)
-NATIVE_LINE = re.compile(r"^\s*@micropython\.(native|viper)\s*(#.*)?$")
 
 
 def _mpy_cross(args):
@@ -74,15 +72,15 @@ def build_vm_image(dest):
             shutil.copyfile(os.path.join(mpvm.ROOT, src), target)
     for src, target in compile_:
         with open(os.path.join(mpvm.ROOT, src)) as f:
-            lines = f.read().split("\n")
-        if any(NATIVE_LINE.match(line) for line in lines):
+            text = f.read()
+        plain_text = mpvm.strip_native_text(text)
+        if plain_text != text:
             native.append(src)
-            lines = [("" if NATIVE_LINE.match(line) else line) for line in lines]
         plain = os.path.join(dest, "plain", os.path.relpath(src, "firmware"))
         os.makedirs(os.path.dirname(plain), exist_ok=True)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(plain, "w") as f:
-            f.write("\n".join(lines))
+            f.write(plain_text)
         _mpy_cross(["-o", target, "-s", device.board_source(src), plain])
     shutil.rmtree(os.path.join(dest, "plain"))
     return native

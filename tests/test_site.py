@@ -1,0 +1,284 @@
+"""The board in a browser (`make site`): the unmodified firmware in MicroPython's WebAssembly
+build, in headless Chromium (as tests/test_web_browser.py drives it) on a 390 px phone screen.
+
+The page loads with no script error and draws the firmware's frame; the menu opens with a long
+press; a game against level 1 is played to its end by clicking the controls, its statistics
+survive a reload; a press during a level-8 search plays at once; and the page's MicroPython
+answers engine commands as `python -m host_sim.engine --no-book` does, node counts included.
+
+Skipped, saying so, without a browser (`.ci/run` installs one) or without node_modules' VM.
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+from test_web_browser import CHROMEDRIVER, CHROMIUM, HAVE_SELENIUM
+from tools import mpvm
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PHONE_WIDTH = 390
+
+pytestmark = [
+    pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER and HAVE_SELENIUM),
+                       reason="no headless browser: needs chromium, chromedriver and selenium"),
+    pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM (node_modules) not installed: make site needs it"),
+]
+
+
+def _serve(book):
+    """The site built into a temporary folder and served (COOP/COEP) until the module ends."""
+    from tools.site import build, serve
+    folder = tempfile.mkdtemp(prefix="site-")
+    build.build(folder, book=book)
+    server, url = serve.start(directory=folder)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def site():
+    yield from _serve(book=True)
+
+
+@pytest.fixture(scope="module")
+def site_without_book():
+    yield from _serve(book=False)
+
+
+@pytest.fixture
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    profile = tempfile.mkdtemp(prefix="chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=390,844"):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(120)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": PHONE_WIDTH, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def c4(driver, expr):
+    return driver.execute_script("return " + expr)
+
+
+def wait(driver, expr, timeout=30, what=None):
+    end = time.time() + timeout
+    while time.time() < end:
+        errors = c4(driver, "c4.errors")
+        assert not errors, errors
+        value = c4(driver, expr)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("%s not true within %d s; state %s" % (what or expr, timeout, c4(driver, "c4.state")))
+
+
+def open_board(driver, url):
+    driver.get(url + "?seed=7")
+    wait(driver, "c4.ready && c4.frames > 0", 60)
+
+
+def decoded_frame(driver):
+    """The firmware's last frame decoded here, with the firmware's own led_map (as host_sim's
+    Panel does), in the player's order: what the page must show."""
+    from connect4.hw.display import led_map
+    from connect4.hardware_setup import COLOR_ORDERS
+    import config
+    cfg = config.get("encoder")
+    raw = bytes.fromhex(c4(driver, "c4.lastFrame"))
+    mapping = led_map(cfg["width"], cfg["height"], cfg["serpentine"], cfg["rotation"], cfg["flip_x"], cfg["flip_y"])
+    o = COLOR_ORDERS[cfg["color_order"]]
+    out = [None] * len(mapping)
+    for cell, led in enumerate(mapping):
+        b = raw[3 * led:3 * led + 3]
+        out[cell] = "%d,%d,%d" % (b[o[0]], b[o[1]], b[o[2]])
+    return out
+
+
+def drawn_matches_frame(driver):
+    """The page's LEDs equal the last frame, once the page has drawn it (next animation frame)."""
+    end = time.time() + 3
+    while True:
+        frame, drawn = driver.execute_script(
+            "return new Promise(r => requestAnimationFrame(() => r([c4.lastFrame, c4.drawn()])))"), None
+        frame, drawn = frame
+        if c4(driver, "c4.lastFrame") == frame:
+            expected = decoded_frame(driver)
+            if bytes.fromhex(frame) == bytes.fromhex(c4(driver, "c4.lastFrame")) and drawn == expected:
+                return drawn
+        if time.time() > end:
+            assert drawn == expected
+        time.sleep(0.05)
+
+
+def click(driver, name, hold_ms=0):
+    from selenium.webdriver.common.action_chains import ActionChains
+    el = driver.find_element("id", name)
+    chain = ActionChains(driver).click_and_hold(el)
+    if hold_ms:
+        chain = chain.pause(hold_ms / 1000)
+    chain.release(el).perform()
+    time.sleep(0.12)  # the page holds a click 80 ms (the firmware debounces 50 ms)
+
+
+def state(driver):
+    return c4(driver, "c4.state.state")
+
+
+def choose_level(driver, level):
+    """The menu, as a player walks it: a long press opens it (at `mode`), right to `level`,
+    press, turn to the level, press, a long press leaves it."""
+    click(driver, "select", 1200)
+    wait(driver, "c4.state.state === 'menu'", 5, "the menu after a long press")
+    click(driver, "right")
+    click(driver, "select")
+    now = c4(driver, "c4.boot.settings.level")
+    for _ in range(abs(level - now)):
+        click(driver, "right" if level > now else "left")
+    click(driver, "select")
+    click(driver, "select", 1200)
+    wait(driver, "c4.state.state !== 'menu'", 5, "the menu closed by a long press")
+
+
+def test_the_page_loads_with_no_script_error_and_draws_the_firmwares_frame(site, browser):
+    open_board(browser, site)
+    wait(browser, "c4.frames > 3")
+    drawn = drawn_matches_frame(browser)
+    assert any(d != "0,0,0" for d in drawn)  # the intro lights LEDs
+    # each lit LED in the display curve's colour (host_sim.record.channel), unlit ones a hole
+    from host_sim.record import channel, HOLE
+    leds = browser.execute_script(
+        "return [...document.querySelectorAll('#matrix .led')].map(e => [e.dataset.duty, getComputedStyle(e).backgroundColor])")
+    for duty, css in leds:
+        rgb = [int(x) for x in duty.split(",")]
+        want = tuple(channel(x) for x in rgb) if any(rgb) else HOLE
+        assert css == "rgb(%d, %d, %d)" % want, (duty, css)
+    assert c4(browser, "c4.shared")  # served with COOP/COEP: the buttons are shared memory
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE_WIDTH
+    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not severe, severe
+    assert "opening book" in browser.find_element("id", "size-note").text
+
+
+def test_the_menu_opens_with_a_long_press(site, browser):
+    open_board(browser, site)
+    click(browser, "select")  # the intro ends
+    wait(browser, "c4.state.state === 'play' || c4.state.state === 'think'", 5)
+    click(browser, "select", 1200)
+    wait(browser, "c4.state.state === 'menu'", 5, "the menu after a long press")
+
+
+def test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics_survive_a_reload(
+        site, browser):
+    open_board(browser, site)
+    click(browser, "select")
+    wait(browser, "c4.state.state && c4.state.state !== 'intro'", 5)
+    choose_level(browser, 1)
+    end = time.time() + 150
+    while not c4(browser, "c4.games.length"):
+        assert time.time() < end, "the game did not end: %s" % c4(browser, "c4.state")
+        if state(browser) == "play":
+            before = c4(browser, "c4.state.moves")
+            click(browser, "select")
+            try:
+                wait(browser, "c4.state.moves !== %s || c4.games.length" % json.dumps(before), 2)
+            except AssertionError:
+                click(browser, "right")  # a full column: the next one
+        else:
+            time.sleep(0.1)
+    game = c4(browser, "c4.games[0]")
+    assert game["levels"] and 1 in game["levels"], game
+    assert len(game["moves"]) >= 7
+    wait(browser, "c4.state.state === 'over'", 5)
+    drawn_matches_frame(browser)
+    stats = None
+    end = time.time() + 5  # the flash reaches the browser's storage within its sync period
+    while time.time() < end:
+        kept = json.loads(c4(browser, "localStorage.getItem('c4.flash')") or "{}")
+        if "connect4.json" in kept:
+            stats = json.loads(base64.b64decode(kept["connect4.json"]))["stats"]
+            if sum(stats["ai"][0]):
+                break
+        time.sleep(0.2)
+    assert stats and sum(stats["ai"][0]) == 1, stats  # one game at level 1 counted
+    browser.refresh()
+    wait(browser, "c4.ready && c4.boot", 60)
+    assert c4(browser, "c4.boot.stats") == stats  # read back from flash by the firmware
+    assert c4(browser, "c4.boot.settings.level") == 1
+
+
+def test_a_press_during_a_level_8_search_plays_at_once(site_without_book, browser):
+    open_board(browser, site_without_book)  # no book: the AI's first moves are searches too
+    click(browser, "select")
+    wait(browser, "c4.state.state && c4.state.state !== 'intro'", 5)
+    choose_level(browser, 8)
+    if state(browser) == "play":
+        click(browser, "select")  # our move; then the AI's
+    # the next search: pressed 100 ms after it began, as a player would (pointer events on the control)
+    result = browser.execute_async_script("""
+        const done = arguments[0];
+        const n = c4.searches.length;
+        let moves = null;
+        const el = document.getElementById('select');
+        const t = setInterval(() => {
+          if (c4.state.state !== 'think') return;
+          clearInterval(t);
+          moves = c4.state.moves;
+          setTimeout(() => {
+            const pressed = performance.now();
+            el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, pointerId: 1}));
+            setTimeout(() => el.dispatchEvent(new PointerEvent('pointerup', {bubbles: true, pointerId: 1})), 150);
+            const w = setInterval(() => {
+              if (c4.searches.length > n) {
+                clearInterval(w);
+                done([c4.searches[n], performance.now() - pressed, moves]);
+              }
+            }, 2);
+          }, 100);
+        }, 2);""")
+    found, after_ms, moves = result
+    print("press during a level-8 search: answered %.0f ms after the press, %s" % (after_ms, found))
+    assert found["level"] == 8
+    assert found["stopped"] == "poll", found  # the press stopped it: not its budget, not its depth
+    assert found["nodes"] < 50000
+    wait(browser, "c4.state.moves.length > %d" % len(moves), 5, "the AI's disc played")
+
+
+def engine_commands():
+    """Positions from every phase with tied root scores (the both-worlds set), a short run."""
+    from test_same_in_both_worlds import commands
+    return commands()[:60]
+
+
+def test_the_pages_micropython_answers_engine_commands_as_host_sim_engine_does(site, browser):
+    cmds = engine_commands()
+    want = subprocess.run([sys.executable, "-m", "host_sim.engine", "--no-book"], cwd=ROOT,
+                          input="\n".join(cmds + ["quit"]) + "\n", capture_output=True, text=True,
+                          timeout=300).stdout.splitlines()
+    open_board(browser, site)
+    got = browser.execute_async_script("c4.engine(arguments[0]).then(arguments[1], e => arguments[1]('' + e))", cmds)
+    assert isinstance(got, list), got
+    assert sum(1 for line in want if line.startswith("bestmove")) >= 25
+    assert got == want

@@ -1,0 +1,185 @@
+"""The page's board: the unmodified firmware on the browser's pins and LEDs (runs in MicroPython).
+
+The worker (worker.js) imports this module and calls `Board.step()` once per
+main-loop period, each call its own top-level call into the VM: the WebAssembly
+port collects garbage only when control is back in JavaScript, so the firmware's
+own `App.run()` loop (step, sleep_ms(loop_ms), forever) is run from JavaScript,
+step by step, with the sleep between steps done there. Everything else is what
+connect4/boot.py does on the board: config.get(), hardware_setup.build() on
+`machine` and `neopixel` (host_sim/stubs' modules, the simulator's own),
+build_app(), and after an unexpected error boot's log_error() (error.log on
+flash) and show_error() (the red cross), then a new App; five crashes within
+10 s each stop it, as on the board.
+
+The JS side is the module `jsboard` (registered by worker.js):
+  pin(gpio)       0 while the page holds that line low (a pressed button, an
+                  encoder contact), None when released (the pull-up reads 1)
+  frame(hex)      the bytes a NeoPixel write() sent, as hex
+  pins(json)      the input lines of the preset, by name
+  panel(json)     the matrix: width, height, the cell of each LED (the firmware's
+                  led_map, inverted, as world.Panel does) and the colour order
+  search(json)    the AI's move: nodes, depth, ms, stopped
+  state(json)     the app's state's name and the game's moves, when either changes;
+                  at each start also its settings and statistics (as read from flash)
+  game(json)      a game's end (the app's listener event "game")
+  error(text)     a traceback for the page
+"""
+import io
+import json
+import sys
+import time
+
+import jsboard
+import machine
+
+import config
+from connect4 import boot, hardware_setup
+from connect4.app import game
+from connect4.app.assemble import build_app
+from connect4.hw.display import led_map
+
+
+def _traceback(exc):
+    buf = io.StringIO()
+    sys.print_exception(exc, buf)
+    return buf.getvalue()
+
+
+def input_pins(cfg):
+    """{name: gpio} of the preset's controls (the encoder's A/B swapped if reversed, as world.Controls does)."""
+    if cfg["input"] == "encoder":
+        a, b = cfg["enc_a"], cfg["enc_b"]
+        if cfg.get("encoder_reverse"):
+            a, b = b, a
+        return {"select": cfg["button"], "a": a, "b": b}
+    return {"select": cfg["drop"], "left": cfg["left"], "right": cfg["right"]}
+
+
+STATE_NAMES = {}
+for _name in ("INTRO", "PLAY", "THINK", "DROP", "OVER", "MENU", "CHOSEN", "HELD", "REPLAY"):
+    if hasattr(game, _name):
+        STATE_NAMES[getattr(game, _name)] = _name.lower()
+
+
+def panel(cfg):
+    """What the page needs to draw a frame in the player's view."""
+    w, h = cfg["width"], cfg["height"]
+    mapping = led_map(w, h, cfg["serpentine"], cfg["rotation"], cfg["flip_x"], cfg["flip_y"])
+    cells = [0] * len(mapping)
+    for cell, led in enumerate(mapping):
+        cells[led] = cell
+    order = hardware_setup.COLOR_ORDERS[cfg["color_order"]]
+    return {"width": w, "height": h, "cells": cells, "order": order[:3]}
+
+
+class Board:
+    def __init__(self, preset, overrides_json, seed):
+        self.args = (preset, overrides_json, seed)
+        cfg = config.get(preset, json.loads(overrides_json))
+        self.cfg = cfg
+        machine.reset_world()
+        machine.listen(cfg["led_pin"], self._frame)
+        pins = input_pins(cfg)
+        for gpio in pins.values():
+            machine.on_read(gpio, self._reader(gpio))
+        jsboard.pins(json.dumps(pins))
+        jsboard.panel(json.dumps(panel(cfg)))
+        self.seed = seed or boot.fresh_seed()
+        self.hw = hardware_setup.build(cfg)
+        self.log = cfg["flash_dir"] + boot.ERROR_LOG
+        self.crashes = 0
+        self.halted = False
+        self.app = None
+        self._start()
+
+    def _reader(self, gpio):
+        def read():
+            machine.drive(gpio, jsboard.pin(gpio))
+        return read
+
+    def _frame(self, data):
+        jsboard.frame(data.hex())
+
+    def _start(self):
+        self.started = time.ticks_ms()
+        self.app = build_app(self.cfg, self.hw, time, self.seed, self._listen)
+        self.app.start()
+        self.shown = None
+        self._state({"settings": self.app.settings, "stats": self.app.store.stats})
+
+    def _listen(self, kind, data):
+        if kind == "game":
+            jsboard.game(json.dumps(data))
+
+    def _state(self, extra=None):
+        app = self.app
+        now = (app.state, app.board.count)
+        if now == self.shown and extra is None:
+            return
+        self.shown = now
+        out = {"state": STATE_NAMES.get(app.state, str(app.state)), "moves": app.board.moves_string()}
+        if extra:
+            out.update(extra)
+        jsboard.state(json.dumps(out))
+
+    def step(self):
+        """One pass of App.run()'s loop (the sleep is the caller's); False once halted."""
+        if self.halted:
+            return False
+        app = self.app
+        before = app.last_search
+        t0 = time.ticks_ms()
+        try:
+            app.step()
+            machine.run_pending()
+        except machine.Reset:  # machine.reset() or the watchdog: the board starts again
+            self.__init__(*self.args)
+            return True
+        except Exception as e:
+            self._crash(e)
+            return not self.halted
+        self._state()
+        found = app.last_search
+        if found is not None and found is not before:
+            jsboard.search(json.dumps({
+                "move": found.move, "nodes": found.nodes, "depth": found.depth,
+                "stopped": found.stopped, "ms": time.ticks_diff(time.ticks_ms(), t0),
+                "level": app.ai.level}))
+        return True
+
+    def _crash(self, exc):
+        """boot.main()'s answer to an unexpected error, and the traceback to the page."""
+        jsboard.error(_traceback(exc))
+        boot.log_error(self.log, exc, self.app)
+        self.app = None
+        if time.ticks_diff(time.ticks_ms(), self.started) < boot.CRASH_WINDOW_MS:
+            self.crashes += 1
+        else:
+            self.crashes = 1
+        boot.show_error(self.hw)
+        if self.crashes >= boot.MAX_CRASHES:
+            boot.show_cross(self.hw.display)
+            self.halted = True
+            return
+        self.seed += 1
+        try:
+            self._start()
+        except Exception as e:
+            self._crash(e)
+
+
+class Engine:
+    """The engine's line protocol (connect4/engine/protocol.py), one line per call: the
+    answers of `python -m host_sim.engine --no-book`, from the page's MicroPython."""
+
+    def __init__(self):
+        from connect4.engine.player import AIPlayer
+        from connect4.engine.protocol import Protocol
+        self.out = []
+        self.protocol = Protocol(self.out.append, AIPlayer(book=None))
+
+    def handle(self, line):
+        self.protocol.handle(line)
+        out = self.out[:]
+        del self.out[:]
+        return "\n".join(out)
