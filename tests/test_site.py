@@ -185,7 +185,7 @@ def test_the_page_loads_with_no_script_error_and_draws_the_firmwares_frame(site,
 def test_the_menu_opens_with_a_long_press(site, browser):
     open_board(browser, site)
     click(browser, "select")  # the intro ends
-    wait(browser, "c4.state.state === 'play' || c4.state.state === 'think'", 5)
+    wait(browser, "c4.state.state === 'play' || c4.state.state === 'thinking'", 5)
     click(browser, "select", 1200)
     wait(browser, "c4.state.state === 'menu'", 5, "the menu after a long press")
 
@@ -243,7 +243,7 @@ def test_a_press_during_a_level_8_search_plays_at_once(site_without_book, browse
         let moves = null;
         const el = document.getElementById('select');
         const t = setInterval(() => {
-          if (c4.state.state !== 'think') return;
+          if (c4.state.state !== 'thinking') return;
           clearInterval(t);
           moves = c4.state.moves;
           setTimeout(() => {

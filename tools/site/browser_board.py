@@ -34,8 +34,8 @@ import machine
 
 import config
 from connect4 import boot, hardware_setup
-from connect4.app import game
 from connect4.app.assemble import build_app
+from connect4.app.face import STATE_NAMES  # the names the page API uses too
 from connect4.hw.display import led_map
 
 
@@ -53,12 +53,6 @@ def input_pins(cfg):
             a, b = b, a
         return {"select": cfg["button"], "a": a, "b": b}
     return {"select": cfg["drop"], "left": cfg["left"], "right": cfg["right"]}
-
-
-STATE_NAMES = {}
-for _name in ("INTRO", "PLAY", "THINK", "DROP", "OVER", "MENU", "CHOSEN", "HELD", "REPLAY"):
-    if hasattr(game, _name):
-        STATE_NAMES[getattr(game, _name)] = _name.lower()
 
 
 def panel(cfg):
@@ -117,7 +111,7 @@ class Board:
         if now == self.shown and extra is None:
             return
         self.shown = now
-        out = {"state": STATE_NAMES.get(app.state, str(app.state)), "moves": app.board.moves_string()}
+        out = {"state": STATE_NAMES[app.state], "moves": app.board.moves_string()}
         if extra:
             out.update(extra)
         jsboard.state(json.dumps(out))
