@@ -112,7 +112,7 @@ def test_the_apps_ai_turn_with_wifi_on_nests_within_the_chips_stack(tmp_path):
             except OSError:
                 done.wait(0.02)
 
-    hook = stack.Nesting(at="game.py:_poll")
+    hook = stack.Nesting(at="turn.py:_poll")
     thread = threading.Thread(target=client, daemon=True)
     thread.start()
     try:
@@ -125,8 +125,8 @@ def test_the_apps_ai_turn_with_wifi_on_nests_within_the_chips_stack(tmp_path):
     assert answered[0] > 20, answered[0]
     assert hook.plies >= 20, hook.plies  # as deep as the recursive search could not go
     # The deepest chain is a request handled inside the search's poll hook.
-    assert "core.py:negamax" in hook.chain and "game.py:_poll" in hook.chain, hook.report()
-    assert any(f.startswith("server.py:") for f in hook.chain[hook.chain.index("game.py:_poll"):]), \
+    assert "core.py:negamax" in hook.chain and "turn.py:_poll" in hook.chain, hook.report()
+    assert any(f.startswith("server.py:") for f in hook.chain[hook.chain.index("turn.py:_poll"):]), \
         hook.report()
     # The model over-estimates what the chip measured at the app's poll hook with one ply nested.
     assert stack.Nesting.bytes(hook.at_chain) >= CHIP_APP_BASE + CHIP_PLY_BYTES, hook.at_chain

@@ -12,6 +12,7 @@ from connect4.engine.book import open_book
 from connect4.engine.player import AIPlayer
 from connect4.engine.search import Searcher
 from connect4.app.game import App
+from connect4.app.turn import Turn
 from connect4.app.store import Store
 from connect4.app.records import Records
 from connect4.app.resume import SavedGame
@@ -42,6 +43,6 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="bo
     flash = cfg["flash_dir"]
     searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=cfg["poll_interval"], clock=clock)
     ai = AIPlayer(seed=seed, searcher=searcher, book=open_book(book_path))
-    return App(hw.display, hw.input, settings_store(cfg, fs), cfg, searcher, ai, clock=clock,
+    return App(hw.display, hw.input, settings_store(cfg, fs), cfg, Turn(searcher, ai, cfg, clock), clock=clock,
                wdt=hw.wdt, seed=seed, listener=listener, records=Records(flash + "games.txt", fs=fs),
                saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge)
