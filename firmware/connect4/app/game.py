@@ -82,14 +82,13 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.board import Board, WIDTH
-from connect4.engine.rng import Rng
+from connect4.engine.board import WIDTH
 from connect4.engine.search import is_win_score
 from connect4.hw.display import brightness_for
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store, turn
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import Menu, CLOSE, WIFI
+from connect4.app.menu import CLOSE, WIFI
 from connect4.app.records import Record
 from connect4.app.render import Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw
 
@@ -131,8 +130,8 @@ _RESUMES = const(2)  # a saved game taken back this often with no move since is 
 
 
 class App:
-    def __init__(self, display, inp, settings_store, cfg, turn, clock=time, wdt=None,
-                 seed=1, listener=None, records=None, saved=None, wifi=None, judge=None):
+    def __init__(self, display, inp, settings_store, cfg, turn, menu, board, rng, clock=time,
+                 wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -144,12 +143,13 @@ class App:
         self.turn = turn  # connect4.app.turn.Turn: the AI's turn and the hint
         turn.app = self
         self.ai = turn.ai  # its AIPlayer (its random generator is kept with the game in progress)
-        self.rng = Rng(seed ^ 0x5DEECE6)
-        self.board = Board()
+        self.rng = rng  # connect4.engine.rng.Rng: the demo's levels
+        self.board = board  # connect4.engine.board.Board: the game
         self.settings = settings_store.settings
         self.records = records  # connect4.app.records.Records, or None: no records
         self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
-        self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
+        self.menu = menu  # connect4.app.menu.Menu on the same settings, stats and records
+        menu.on_brightness = self._set_brightness
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
         self.judge = judge  # judge(moves) -> marks string (the simulator's perfect solver), or None
