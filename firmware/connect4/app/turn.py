@@ -38,13 +38,13 @@ _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the butto
 
 
 class Turn:
-    def __init__(self, searcher, ai, cfg, clock):
+    def __init__(self, searcher, ai, cfg, clock, app=None):
         self.searcher = searcher  # connect4.engine.search.Searcher, the AI's (and the hint's)
         self.ai = ai  # connect4.engine.player.AIPlayer on it
         self.clock = clock
         self.poll_interval = cfg["poll_interval"]
         self.time_cap_ms = cfg["ai_time_cap_ms"]  # the search's wall-clock safety net (0 = none)
-        self.app = None  # the App it plays for (set by the App)
+        self.app = app  # the App it plays for (the App sets itself here)
         self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
         self.thinking = False
         self.think_info = (0, 0, 0)  # depth, score, nodes of the last finished iteration
