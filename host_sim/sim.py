@@ -1,7 +1,8 @@
 """`make sim`: the board's firmware, unmodified, on a simulated board in your terminal.
 
-The firmware's own main.py runs against host_sim's stubs of `machine` and
-`neopixel`; the LED panel is drawn in the terminal and the keyboard drives
+The firmware's own start (connect4.boot.start, all main.py runs; the
+simulator's flash folder, seed, book, judge and Wi-Fi passed as its
+parameters) runs against host_sim's stubs of `machine` and `neopixel`; the LED panel is drawn in the terminal and the keyboard drives
 the controls (a rotary encoder, or three buttons with --preset buttons).
 The board's flash is a folder (--flash, default sim_flash/), so settings and
 statistics persist between runs; --temp-flash runs on a throwaway one.
@@ -41,7 +42,6 @@ import argparse
 import math
 import os
 import socket
-import runpy
 import shutil
 import signal
 import sys
@@ -57,7 +57,6 @@ import machine
 
 MODES = ("ai", "two", "demo")
 DEFAULT_FLASH = os.path.join(host_sim.ROOT, "sim_flash")
-MAIN = os.path.join(host_sim.FIRMWARE, "main.py")
 KEY_BACKLOG_MS = 250  # keys beyond this much input still to play out are dropped
 
 
@@ -183,50 +182,31 @@ def read_script(path):
         raise UsageError("--script %s: %s" % (path, e))
 
 
-def firmware_config(args):
-    """The firmware's config as a build would make it, before main.py imports it.
+def config_overrides(args):
+    """The simulator's options on top of config.py's preset: its flash folder, the seed, and
+    the menu's Wi-Fi serving a page only with --web (its server), on --web-host only."""
+    overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), ""),
+                 "web_host": args.web_host, "web_port": args.web or 0}
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    return overrides
 
-    config.py is loaded fresh and left as written (its PRESET and PRESETS are
-    not changed); only its `get()` is wrapped so that main.py's config.get()
-    returns the preset chosen here with the simulator's overrides (flash
-    folder, seed).
-    """
+
+def firmware_config(args):
+    """The firmware's config as connect4.boot.start(preset=..., overrides=...) will read it:
+    config.py as written (loaded fresh), its preset or --preset's, the simulator's overrides."""
     import importlib
     try:
         import config
         config = importlib.reload(config)
     except Exception as e:  # noqa: B902  (a broken config.py: say what and where)
         raise UsageError("firmware/config.py cannot be loaded: %s: %s" % (type(e).__name__, e))
-    overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), ""),
-                 # the menu's Wi-Fi: a page only with --web (its server), on --web-host only
-                 "web_host": args.web_host, "web_port": args.web or 0}
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    preset = args.preset or config.PRESET
-    real_get = config.get
-
-    def get(name=None, more=None):
-        merged = dict(overrides)
-        merged.update(more or {})
-        return real_get(name or preset, merged)
     try:
-        cfg = get()
+        cfg = config.get(args.preset or config.PRESET, config_overrides(args))
     except ValueError as e:
         raise UsageError("config.py: %s" % e)
     check_hardware(cfg)
-    config.get = get
     return cfg
-
-
-def restore_config():
-    """config.py as written again (its own get()), for whoever imports it next."""
-    import importlib
-    config = sys.modules.get("config")
-    if config is not None:
-        try:
-            importlib.reload(config)
-        except Exception:  # noqa: B902  (already reported by firmware_config)
-            pass
 
 
 def check_hardware(cfg):
@@ -281,12 +261,12 @@ def saved_mode(cfg):
 
 
 class Firmware:
-    """Runs main.py (again after a simulated reset) and watches the stop conditions.
+    """Runs the board's start (again after a simulated reset) and watches the stop conditions.
 
-    main.py calls connect4.boot.start(); while it runs, `start` is wrapped to
-    pass this object's listener, the documented way to hear the app's events
-    ("app": the App at every start; "game": a finished game), much as
-    config.get is wrapped for the options.
+    It calls connect4.boot.start(), as main.py does, with the simulator's needs as its
+    parameters: this object's listener (the documented way to hear the app's events,
+    "app": the App at every start, "game": a finished game), the book, the judge, the
+    Wi-Fi factory, and the preset and options (config_overrides) read over config.py.
     """
 
     def __init__(self, args, cfg, controls, pace=None):
@@ -297,7 +277,7 @@ class Firmware:
         self.quit = False
         self.app = None  # the running app, from its "app" event
         self.games = []
-        self.ended = None  # why main.py returned: safe, crashed, ...
+        self.ended = None  # why boot.start returned: safe, crashed, ...
         self.error = None
         self.stuck = None  # why a headless run stopped early: a person's move that cannot come
         self.server = None  # --web: the firmware's web server, made at the first start of the app
@@ -382,31 +362,27 @@ class Firmware:
 
     def run(self):
         from connect4 import boot
-        real_start = boot.start
 
         # the opening book the board gets from `make deploy`; --no-book plays without it; the
         # perfect solver, if installed, marks every move of the records
         book = "" if self.args.no_book else os.path.join(host_sim.FIRMWARE, "book.bin")
-
-        def start(listener=None, stop=None, clock=time):
-            return real_start(listener or self.listen, stop, clock, book_path=book, judge=JUDGE[0])
-        boot.start = start
         CLOCK.hooks[:] = [self.tick]
         try:
             while True:
                 try:
-                    runpy.run_path(MAIN, run_name="__main__")
+                    boot.start(self.listen, None, time, book_path=book, judge=JUDGE[0],
+                               wifi=boot.wifi_link, preset=self.cfg["preset"],
+                               overrides=config_overrides(self.args))
                     self.ended = "returned"
                     break
                 except machine.Reset:
-                    continue  # the board resets: main.py runs again
+                    continue  # the board resets: it starts again
         except SimExit:
             self.ended = "quit"
         except BaseException as e:  # noqa: B902  (shown to the user, not swallowed)
             self.error = e
             self.ended = "error"
         finally:
-            boot.start = real_start
             if self.server is not None:
                 self.server.stop()
 
@@ -528,7 +504,7 @@ def run_interactive(args, cfg, fw, panel):
                 cols, rows = term.size()
                 app = fw.app
                 if fw.ended == "returned":
-                    status = ("main.py returned (safe mode, the hardware test or too many "
+                    status = ("the board returned (safe mode, the hardware test or too many "
                               "crashes): the REPL would be free")
                 elif app is None:
                     status = "starting (L now: safe mode; a script's \"0 hold 3500\": the hardware test)"
@@ -645,7 +621,6 @@ def run_board(args, temps):
     except UsageError as e:
         if recorder is not None:
             recorder.discard()
-        restore_config()
         return fail(e)
     if args.headless:
         print("board: preset %s, flash %s%s" % (cfg["preset"], args.flash,
@@ -674,7 +649,6 @@ def run_board(args, temps):
             else:
                 n = recorder.save(now_ms())
                 print("recorded %d frame(s) to %s" % (n, recorder.path))
-        restore_config()
     return rc
 
 

@@ -87,14 +87,14 @@ def status_line(app, last_game=None, save_error=None):
         if app.hint_col >= 0:
             text += " (hint: column %d)" % (app.hint_col + 1)
     if state in (game.THINK, game.CHOSEN, game.HELD):
-        r = app.last_search if state != game.THINK else None
+        r = app.turn.last_search if state != game.THINK else None
         if r is not None and r.stopped == "blunder":
             text += ": a random move (the level's blunder)"
         elif r is not None and r.stopped == "book":
             text += ": from the opening book"
         else:
-            depth, score, nodes = app.think_info
-            nodes = max(nodes, app.think_nodes)
+            depth, score, nodes = app.turn.think_info
+            nodes = max(nodes, app.turn.think_nodes)
             if nodes:
                 text += ": depth %d, %d nodes" % (depth, nodes)
     if state == game.OVER and last_game is not None:

@@ -242,7 +242,7 @@ class ChipPace:
 
     def _read(self):
         app = self.app
-        if app is None or not app.thinking:
+        if app is None or not app.turn.thinking:
             self.last = None
             return
         now = CLOCK.now_us()

@@ -356,7 +356,7 @@ def run_main_py(tmp_path, config_text):
 
 @pytest.mark.parametrize("text, why", [
     ("PRESET = 'encoder'\nCOMMON = {\n", "SyntaxError"),
-    ("def get():\n    raise ValueError(\"unknown preset 'joystik'\")\n", "unknown preset"),
+    ("def get(preset=None, overrides=None):\n    raise ValueError(\"unknown preset 'joystik'\")\n", "unknown preset"),
 ])
 def test_a_bad_config_py_is_logged_and_shown_on_the_default_panel(tmp_path, capsys, text, why):
     frames = run_main_py(tmp_path, text)

@@ -164,19 +164,19 @@ def test_config_preset_is_honoured_and_presets_are_not_edited(tmp_path):
     assert "preset encoder" in r.stdout
 
 
-def test_firmware_config_leaves_config_presets_alone(tmp_path):
+def test_firmware_config_leaves_config_py_alone(tmp_path):
+    """The simulator's options reach the firmware as boot.start's parameters: config.py's
+    presets and its get() stay as written."""
     import config
+    real_get = config.get
     args = sim.parse_args(["--flash", str(tmp_path), "--seed", "5", "--preset", "buttons"])
-    try:
-        cfg = sim.firmware_config(args)
-        config = sys.modules["config"]
-        assert cfg["preset"] == "buttons" and cfg["seed"] == 5 and cfg["input"] == "buttons"
-        assert "flash_dir" not in config.PRESETS["buttons"] and "seed" not in config.PRESETS["buttons"]
-        assert config.PRESET == "encoder"
-        assert config.get()["flash_dir"] == cfg["flash_dir"]  # what main.py gets
-    finally:
-        sim.restore_config()
-    assert sys.modules["config"].get()["flash_dir"] == ""  # config.py as written again
+    cfg = sim.firmware_config(args)
+    config = sys.modules["config"]
+    assert cfg["preset"] == "buttons" and cfg["seed"] == 5 and cfg["input"] == "buttons"
+    assert "flash_dir" not in config.PRESETS["buttons"] and "seed" not in config.PRESETS["buttons"]
+    assert config.PRESET == "encoder"
+    assert config.get.__module__ == real_get.__module__ == "config" and config.get()["flash_dir"] == ""
+    assert config.get("buttons", sim.config_overrides(args)) == cfg  # what boot.start reads
 
 
 # ---- examples leave nothing behind

@@ -109,11 +109,11 @@ def test_the_wifi_table_searches_like_a_fresh_searcher_of_that_size(sim):
     from connect4.engine.search import Searcher
     app = sim.app
     for entries in (sim.cfg["tt_entries_wifi"], sim.cfg["tt_entries"]):
-        app.searcher.resize(entries)
+        app.turn.searcher.resize(entries)
         fresh = Searcher(tt_entries=entries, poll_interval=sim.cfg["poll_interval"])
         for moves in ("", "4453", "44444233"):
-            got = app.searcher.search(Board(moves), depth=9, nodes=20000)
+            got = app.turn.searcher.search(Board(moves), depth=9, nodes=20000)
             want = fresh.search(Board(moves), depth=9, nodes=20000)
             assert (got.move, got.score, got.depth, got.nodes) == (
                 want.move, want.score, want.depth, want.nodes), (entries, moves)
-        assert len(app.searcher.tt) == entries * len(app.searcher.tt) // app.searcher.tt_entries
+        assert len(app.turn.searcher.tt) == entries * len(app.turn.searcher.tt) // app.turn.searcher.tt_entries

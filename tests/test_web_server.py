@@ -345,23 +345,23 @@ def test_the_page_answers_within_half_a_second_while_the_ai_thinks(tmp_path):
         handle = web.handle_request
 
         def counting_pump():
-            if app.thinking:
+            if app.turn.thinking:
                 polls[0] += 1
             pump()
         app.pump = counting_pump
 
         async def timed(reader, writer):
-            start, thinking = polls[0], app.thinking
+            start, thinking = polls[0], app.turn.thinking
             await handle(reader, writer)
-            if thinking and app.thinking:
+            if thinking and app.turn.thinking:
                 spans.append(polls[0] - start)
         web.handle_request = timed
         assert b.request("POST", "/api/move", {"column": 4}, auth)[0] == 200
-        b.wait(lambda: app.thinking, what="the AI thinking")
-        while app.thinking:
+        b.wait(lambda: app.turn.thinking, what="the AI thinking")
+        while app.turn.thinking:
             b.request("GET", "/api/state")
         rate = chip_nodes_per_second()
-        poll_ms = app.poll_interval * 1000.0 / rate
+        poll_ms = app.turn.poll_interval * 1000.0 / rate
         worst = max(spans) if spans else 0
         print("answers during the search: %d, worst %d polls = %.0f ms on the chip estimate"
               % (len(spans), worst, worst * poll_ms))

@@ -144,13 +144,14 @@ def wifi_link(app, cfg):
     return Link(Face(app), cfg)
 
 
-def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=None):
+def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=None,
+         wifi=wifi_link):
     """Run the board: returns only in safe mode, after the hardware test,
     after too many crashes, or when stop() says so.
 
     listener(kind, data), if given, hears the app's events (connect4.app.game)
-    and ("app", the App) at every start of the app; book_path, judge: see
-    connect4.app.assemble.build_app (the simulator's are not the board's).
+    and ("app", the App) at every start of the app; book_path, judge, wifi: see
+    connect4.app.assemble.build_app (the board's defaults; the simulator passes its own).
     """
     log = cfg.get("flash_dir", "") + ERROR_LOG
     seed = None
@@ -178,7 +179,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                     hw.display.show()
                     return "safe"
                 hw.start_watchdog()
-            app = build_app(cfg, hw, clock, seed, listener, book_path=book_path, wifi=wifi_link,
+            app = build_app(cfg, hw, clock, seed, listener, book_path=book_path, wifi=wifi,
                             judge=judge)
             if listener is not None:
                 listener("app", app)
@@ -214,15 +215,18 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                 seed += 1
 
 
-def start(listener=None, stop=None, clock=time, book_path="book.bin", judge=None):
-    """What main.py runs: read config.py, then main(). Never raises but KeyboardInterrupt."""
+def start(listener=None, stop=None, clock=time, book_path="book.bin", judge=None, wifi=wifi_link,
+          preset=None, overrides=None):
+    """What main.py runs: read config.py (its PRESET unless `preset` names another, then
+    `overrides` on top: the simulator's flash folder, seed, web address), then main() with
+    the rest. Never raises but KeyboardInterrupt."""
     try:
         import config
-        cfg = config.get()
+        cfg = config.get(preset, overrides)
         del sys.modules["config"], config  # its presets are read: free them (about 3 KB of heap)
     except KeyboardInterrupt:
         raise
     except Exception as e:
         from connect4 import fallback  # loaded only then: no heap for it otherwise
         return fallback.unreadable_config(e)
-    return main(cfg, listener, stop, clock, book_path, judge)
+    return main(cfg, listener, stop, clock, book_path, judge, wifi)

@@ -163,7 +163,7 @@ class Rig:
         self.app.start()
 
     def _pace(self):
-        if self.app.thinking:
+        if self.app.turn.thinking:
             self.clock.sleep_ms(self.ms_per_poll)
 
     def _listen(self, kind, data):

@@ -212,7 +212,7 @@ def test_a_press_during_the_search_makes_the_ai_move_now():
     rig.clock.at(300, rig.select, 0)
     rig.clock.at(380, rig.select, 1)
     rig.run_until(lambda: rig.app.board.count == 2, 5000)
-    r = rig.app.last_search
+    r = rig.app.turn.last_search
     assert r.stopped == STOP_POLL
     # stopped within one poll interval (24 ms of chip time) of the press
     assert 280 * 10600 // 1000 < r.nodes < 330 * 10600 // 1000, r
@@ -347,7 +347,7 @@ def test_the_time_cap_stops_the_apps_search_on_its_clock():
     start(rig, level=8)
     play(rig, 3)
     rig.run_until(lambda: rig.app.board.count == 2, 5000)
-    r = rig.app.last_search
+    r = rig.app.turn.last_search
     assert r.stopped == STOP_TIME and 0 < r.nodes <= 6 * 256, r  # 100 ms: a handful of polls
     assert rig.app.board.history[1] == r.move
 
@@ -356,5 +356,5 @@ def test_the_time_cap_is_on_by_default():
     import config
     rig = Rig("timecap2")
     assert config.get()["ai_time_cap_ms"] > 0
-    assert rig.app.time_cap_ms == config.get()["ai_time_cap_ms"]
-    assert rig.app.searcher.clock is rig.clock
+    assert rig.app.turn.time_cap_ms == config.get()["ai_time_cap_ms"]
+    assert rig.app.turn.searcher.clock is rig.clock

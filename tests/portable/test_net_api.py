@@ -129,8 +129,8 @@ def test_a_new_game_while_the_ai_thinks_stops_the_search_at_its_next_poll():
     assert api.move(auth, body({"column": 4}))[0] == 200  # then the AI thinks
 
     def pump():  # what the server does at each round: here, a new game arrives at the 3rd poll
-        if app.thinking:
-            polls.append(app.think_nodes)
+        if app.turn.thinking:
+            polls.append(app.turn.think_nodes)
             if len(polls) == 3:
                 assert api.new(auth, body({"mode": "two", "first": "red"}))[0] == 200
     app.pump = pump
@@ -254,7 +254,7 @@ def test_state_names_during_a_hint_and_a_replay():
     seen = []
 
     def pump():  # the server's round, from the loop and from the search's poll hook
-        if app.thinking:
+        if app.turn.thinking:
             seen.append(api.state()[1])
     app.pump = pump
     rig.clock.at(0, rig.select, 0)  # the hint's chord: SELECT held while turning

@@ -81,7 +81,7 @@ def steps():
     keep['app'] = (hw, app)
     yield
     out['app'] = held(base) - out['import']
-    out['table'] = len(app.searcher.tt)
+    out['table'] = len(app.turn.searcher.tt)
 
     # A top-level move from the empty board, in the app's own searcher.
     app.ai.set_level(MAX_LEVEL)
@@ -95,7 +95,7 @@ def steps():
     allocated = []
     for nodes in NODES:
         start = gc.mem_alloc()
-        r = app.searcher.search(Board(), nodes=nodes)
+        r = app.turn.searcher.search(Board(), nodes=nodes)
         allocated.append((r.nodes, gc.mem_alloc() - start))
         r = None
         yield
@@ -147,9 +147,9 @@ def steps():
     keep['answer'] = json.dumps(server.api.state()[1])
     yield
     out['web'] = held(base) - live
-    app.searcher.resize(cfg["tt_entries_wifi"])  # what Wi-Fi on does to the AI's table
+    app.turn.searcher.resize(cfg["tt_entries_wifi"])  # what Wi-Fi on does to the AI's table
     yield
-    out['web_table'] = len(app.searcher.tt)
+    out['web_table'] = len(app.turn.searcher.tt)
     out['web_with_table'] = held(base) - live
     out['heap'] = gc.mem_alloc() + gc.mem_free()
     print('MEMORY', repr(out).replace("'", '"').replace('True', 'true').replace('False', 'false'))

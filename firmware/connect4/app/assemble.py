@@ -8,10 +8,14 @@ search's table, poll interval, clock and time cap.
 import time
 from micropython import const
 
+from connect4.engine.board import Board
 from connect4.engine.book import open_book
 from connect4.engine.player import AIPlayer
+from connect4.engine.rng import Rng
 from connect4.engine.search import Searcher
 from connect4.app.game import App
+from connect4.app.menu import Menu
+from connect4.app.turn import Turn
 from connect4.app.store import Store
 from connect4.app.records import Records
 from connect4.app.resume import SavedGame
@@ -30,7 +34,9 @@ def settings_store(cfg, fs=None):
 def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="book.bin",
               wifi=None, judge=None):
     """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash,
-    with every collaborator built here.
+    with every collaborator built here: the AI's turn (connect4.app.turn: the searcher, the
+    AI with its book), the menu, the board, the demo's random generator, the records and
+    the game in progress.
 
     cfg: config.get()'s dict; clock: the `time` module or a fake; listener:
     see connect4.app.game; fs: the files' operations (tests): settings, records, the game in
@@ -42,6 +48,9 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="bo
     flash = cfg["flash_dir"]
     searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=cfg["poll_interval"], clock=clock)
     ai = AIPlayer(seed=seed, searcher=searcher, book=open_book(book_path))
-    return App(hw.display, hw.input, settings_store(cfg, fs), cfg, searcher, ai, clock=clock,
-               wdt=hw.wdt, seed=seed, listener=listener, records=Records(flash + "games.txt", fs=fs),
+    store = settings_store(cfg, fs)
+    records = Records(flash + "games.txt", fs=fs)
+    return App(hw.display, hw.input, store, cfg, Turn(searcher, ai, cfg, clock),
+               Menu(store.settings, store.stats, None, records), Board(), Rng(seed ^ 0x5DEECE6),
+               clock=clock, wdt=hw.wdt, listener=listener, records=records,
                saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge)

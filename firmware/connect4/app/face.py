@@ -93,7 +93,7 @@ class Face:
             "turn": SIDES[side],
             "first": SIDES[app.first_side],
             "thinking": thinking(app),
-            "nodes": app.think_nodes,
+            "nodes": app.turn.think_nodes,
             "result": winner,
             "winning": [[c + 1, r + 1] for c, r in line],
             "state": STATE_NAMES[app.state],
@@ -160,7 +160,7 @@ class Face:
         self.app.pump = pump
 
     def resize_table(self, entries):
-        self.app.searcher.resize(entries)
+        self.app.turn.searcher.resize(entries)
 
     @property
     def web(self):

@@ -6,8 +6,9 @@ and never touches pins. `run()` loops: poll the controls, handle their
 events, let time pass (TICK), draw when something changed.
 
 The flow is a state machine. Each state is one method `_on_<state>(sig, now)`
-that handles ENTER (its entry action), TICK and the input events, and moves
-on with `_go(state)`; `_STATES` (after the class) maps each state to it.
+(the AI's: a function of connect4.app.turn, fn(app, sig, now)) that handles
+ENTER (its entry action), TICK and the input events, and moves on with
+`_go(state)`; `_STATES` (after the class) maps each state to it.
 Adding a screen is adding a state: a constant, a method, a table entry and
 its drawing in `render`.
 
@@ -29,14 +30,13 @@ its drawing in `render`.
 Two rules hold in every state but MENU and REPLAY (`_event`): in the demo,
 any input leaves it (back to the interrupted mode's game, or the menu); a
 long press opens the menu (from INTRO it starts the game). The idle dimming is common
-to all states but INTRO (`_tick`).
+to all states but INTRO (`_idle`).
 
-The AI's search blocks the loop, so THINK first lets one frame with the
-AI's pulsing disc be drawn, then searches. Its poll hook (every
-`poll_interval` nodes) pulses that disc, feeds the watchdog and reads the
-SELECT pin: a new press stops the search at once (-> HELD). The press then
-resolves as usual: a click plays the best move found so far, a long press
-abandons the search and opens the menu. In the demo, any press leaves the demo.
+The AI's turn (THINK, CHOSEN, HELD) and the hint (HINT) are connect4.app.turn's:
+the table names its handlers, and `turn` (a Turn) holds the search, its poll
+hook and what it shows. A press that stops the search resolves as usual: a
+click plays the best move found so far, a long press abandons the search and
+opens the menu. In the demo, any press leaves the demo.
 
 The web (connect4.net, loaded only when the menu turns Wi-Fi on): `pump()`
 lets the server run a round, from step() and from the poll hook, so the
@@ -82,18 +82,18 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.board import Board, WIDTH
-from connect4.engine.rng import Rng
-from connect4.engine.search import STOP_POLL, is_win_score
-from connect4.hw.display import brightness_for, scale
+from connect4.engine.board import WIDTH
+from connect4.engine.search import is_win_score
+from connect4.hw.display import brightness_for
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
-from connect4.app import store
+from connect4.app import store, turn
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import Menu, CLOSE, WIFI
+from connect4.app.menu import CLOSE, WIFI
 from connect4.app.records import Record
-from connect4.app.render import (Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw,
-                                 pulse)
+from connect4.app.render import Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw
 
+# the states (connect4.app.turn has its own copies of THINK, CHOSEN, HELD, HINT, _TICK and
+# MODE_DEMO: it cannot import this module, which imports it; tests/test_app_turn.py checks they agree)
 INTRO = const(0)
 PLAY = const(1)
 THINK = const(2)
@@ -111,15 +111,14 @@ _ENTER = const(-2)
 MODE_AI = const(0)
 MODE_TWO = const(1)
 MODE_DEMO = const(2)
+
 _MODE_NAMES = const(("vs AI", "two players", "demo"))
 
 SIDE_COLORS = (RED, YELLOW)
 _INTRO_MS = const(1400)
 _FRAME_MS = const(40)  # animation frame period
-_PULSE_MS = const(60)  # the thinking disc's redraw period inside the search (a show() costs a few ms on the chip)
 _DROP_ROW_MS = const(45)
 _DEMO_OVER_MS = const(3000)
-_HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
 _HINT_BLINK_MS = const(200)  # the hinted column's quick blink
 # a move's mark in its record (records.MARKS): what a search proved of it
 _UNKNOWN = const(63)  # "?": not known
@@ -131,26 +130,26 @@ _RESUMES = const(2)  # a saved game taken back this often with no move since is 
 
 
 class App:
-    def __init__(self, display, inp, settings_store, cfg, searcher, ai, clock=time, wdt=None,
-                 seed=1, listener=None, records=None, saved=None, wifi=None, judge=None):
+    def __init__(self, display, inp, settings_store, cfg, turn, menu, board, rng, clock=time,
+                 wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None):
         self.display = display
         self.input = inp
         self.store = settings_store
         self.cfg = cfg
         self.clock = clock
         self.wdt = wdt
-        self.time_cap_ms = cfg["ai_time_cap_ms"]  # the search's wall-clock safety net (0 = none)
         self.listener = listener  # listener(kind, data): see the module docstring
         self.layout = Layout(display.width, display.height)
-        self.poll_interval = cfg["poll_interval"]
-        self.searcher = searcher  # connect4.engine.search.Searcher, the AI's (and the hint's)
-        self.ai = ai  # connect4.engine.player.AIPlayer on it
-        self.rng = Rng(seed ^ 0x5DEECE6)
-        self.board = Board()
+        self.turn = turn  # connect4.app.turn.Turn: the AI's turn and the hint
+        turn.app = self
+        self.ai = turn.ai  # its AIPlayer (its random generator is kept with the game in progress)
+        self.rng = rng  # connect4.engine.rng.Rng: the demo's levels
+        self.board = board  # connect4.engine.board.Board: the game
         self.settings = settings_store.settings
         self.records = records  # connect4.app.records.Records, or None: no records
         self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
-        self.menu = Menu(self.settings, settings_store.stats, self._set_brightness, records)
+        self.menu = menu  # connect4.app.menu.Menu on the same settings, stats and records
+        menu.on_brightness = self._set_brightness
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
         self.judge = judge  # judge(moves) -> marks string (the simulator's perfect solver), or None
@@ -186,15 +185,6 @@ class App:
         self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
         self.wifi_factory = wifi  # wifi(app, cfg) -> the Link (connect4.boot's), or None: no Wi-Fi
         self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
-        # AI turn
-        self.last_search = None  # the AI's last SearchResult: its move in CHOSEN and HELD
-        self.thinking = False
-        self.think_info = (0, 0, 0)  # depth, score, nodes of the last finished iteration
-        self.think_nodes = 0  # nodes searched so far, counted by the poll hook
-        self._armed = False
-        self._next_pulse = 0
-        self._hook = self._poll  # bound once
-        self._info_cb = self._info
         # drop animation
         self.drop_col = 0
         self.drop_row = -1
@@ -262,8 +252,8 @@ class App:
         else:
             _STATES[state](self, ev, now)
 
-    def _tick(self, now):
-        """Time passes: the idle dimming for every state, then the state's own TICK."""
+    def _idle(self, now):
+        """Time passes: the idle dimming, common to every state (step() then runs the state's TICK)."""
         cfg = self.cfg
         self.idle_ms = self.clock.ticks_diff(now, self.last_input)
         if (not self.dimmed and cfg["idle_dim_ms"] and self.idle_ms >= cfg["idle_dim_ms"]
@@ -271,7 +261,6 @@ class App:
             self.dimmed = True
             self.display.set_brightness(max(1, brightness_for(self.settings["brightness"]) // 4))
             self.dirty = True
-        _STATES[self.state](self, _TICK, now)
 
     # Each state is one method, called with ENTER (on entry), TICK (every loop
     # step) or an input event (LEFT, RIGHT, SELECT; LONG_SELECT only in INTRO
@@ -308,85 +297,16 @@ class App:
         else:
             self._move_cursor(sig)
 
-    def _on_hint(self, sig, now):
-        """The top level's move for the side to move: one frame, the search (a press stops
-        it), then the cursor on its move, blinking (PLAY)."""
-        if sig != _TICK or not self._think_frame_shown(now):
-            return
-        self._armed = not self.input.pressed()
-        self._next_pulse = now
-        self.think_nodes = 0
-        self.thinking = True
-        try:
-            result = self.searcher.search(self.board, depth=levels.depth(levels.MAX_LEVEL),
-                                          nodes=levels.nodes(levels.MAX_LEVEL), poll=self._hook,
-                                          info=self._info_cb, time_ms=self.time_cap_ms)
-        finally:
-            self.thinking = False
-        self.input.flush()  # a press that stopped it gives nothing
-        side = self.side_to_move()
-        self.hints[side] += 1
+    def hinted(self, result, now):
+        """The hint's search is done (connect4.app.turn.hint): counted, its proof kept in the
+        record's marks, the cursor on its move, blinking, until it moves (PLAY)."""
+        self.hints[self.side_to_move()] += 1
         stats = self.store.stats
         stats["hints"] = stats.get("hints", 0) + 1
         self._learn(result)
         self.cursor = self.hint_col = result.move
         self._keep(0)
-        self._go(PLAY, self.clock.ticks_ms())
-
-    def _on_think(self, sig, now):
-        """The AI's turn: a frame shows its pulsing disc, then the search blocks the loop
-        (its poll hook keeps the matrix alive); then CHOSEN, or HELD if a press stopped it."""
-        if sig != _TICK or not self._think_frame_shown(now):
-            return
-        self.ai.set_level(self.game_levels[self.side_to_move()])  # the game's, not the settings'
-        if self.mode == MODE_DEMO:
-            self.ai.blunder = None
-        else:
-            blunder = self.settings["blunder"]
-            self.ai.blunder = None if blunder < 0 else blunder
-        self._armed = not self.input.pressed()  # a press held from before must be released first
-        self._next_pulse = now
-        self.think_nodes = 0
-        self.think_info = (0, 0, 0)
-        self.thinking = True
-        try:
-            result = self.ai.choose(self.board, poll=self._hook, info=self._info_cb,
-                                    time_ms=self.time_cap_ms)
-        finally:
-            self.thinking = False
-        self.last_search = result
-        self._learn(result)
-        if result.stopped == STOP_POLL:
-            self._go(HELD, self.clock.ticks_ms())
-        else:
-            self._go(CHOSEN, self.state_since)  # CHOSEN keeps the clock of the turn, which began in THINK
-
-    def _think_frame_shown(self, now):
-        """Draw one frame before the search blocks: has the step that entered THINK drawn
-        the AI's disc? (The search itself shows nothing until its first poll.)"""
-        return self._elapsed(now) > 0 or not self.dirty
-
-    def _on_chosen(self, sig, now):
-        """The AI has its move; it drops once the turn (THINK and CHOSEN: _elapsed) has lasted
-        the minimum think time, or at a press."""
-        if sig == _TICK:
-            wait = self.cfg["demo_move_ms"] if self.mode == MODE_DEMO else self.cfg["ai_min_think_ms"]
-            if self._elapsed(now) >= wait:
-                self.drop(self.last_search.move, now)  # type: ignore[union-attr]  # set by the search
-        elif sig == SELECT:
-            self.drop(self.last_search.move, now)  # type: ignore[union-attr]  # move now
-
-    def _on_held(self, sig, now):
-        """A new press stopped the search: a click plays the best move so far, a long
-        press opens the menu (_event); a press the buttons never report counts as a click."""
-        if sig == _TICK:
-            if self.mode == MODE_DEMO:
-                self.leave_demo(now)
-            elif (not self.input.busy() and not self.input.pressed()
-                  and self._elapsed(now) >= _HELD_GRACE_MS):
-                self.drop(self.last_search.move, now)  # type: ignore[union-attr]  # set by the search
-        elif sig == SELECT:
-            self.drop(self.last_search.move, now)  # type: ignore[union-attr]
+        self._go(PLAY, now)
 
     def _on_drop(self, sig, now):
         """The disc falls row by row; the cursor may move meanwhile."""
@@ -700,35 +620,6 @@ class App:
         self._keep(resumes + 1)
         return True
 
-    # ---- the AI
-    def _info(self, depth, score, nodes):
-        self.think_info = (depth, score, nodes)
-
-    def _poll(self):
-        """Called from inside the search every poll_interval nodes; truthy stops it."""
-        self.think_nodes += self.poll_interval
-        clock = self.clock
-        now = clock.ticks_ms()
-        if self.wdt is not None:
-            self.wdt.feed()
-        if self.pump is not None:
-            self.pump()
-            if self.interrupt:  # a new game from the web
-                return True
-        if clock.ticks_diff(now, self._next_pulse) >= 0:
-            self._next_pulse = clock.ticks_add(now, _PULSE_MS)
-            self._draw_thinking(now)
-            self.display.show()
-        down = self.input.pressed()
-        if not self._armed:
-            self._armed = not down
-            return False
-        return down
-
-    def _draw_thinking(self, now):
-        x, y = self.layout.hover_cell(self.board, 3)
-        self.display.set(x, y, scale(SIDE_COLORS[self.side_to_move()], pulse(now)))
-
     # ---- drawing
     def render(self, now):
         d = self.display
@@ -767,7 +658,7 @@ class App:
         draw_frame(d, layout, SIDE_COLORS[side], self.mode)
         draw_board(d, layout, board, self.colors)
         if state != PLAY:
-            self._draw_thinking(now)
+            self.turn.draw(now)
         elif not self.ai_to_move():
             x, y = layout.hover_cell(board, self.cursor)
             if self.cursor == self.hint_col:  # the hint blinks quickly
@@ -794,7 +685,8 @@ class App:
         while self.commands:
             fn, arg = self.commands.pop(0)
             fn(self, arg, now)
-        self._tick(now)
+        self._idle(now)
+        _STATES[self.state](self, _TICK, now)  # called from here, not _idle: one frame less under the search
         if self.wdt is not None:
             self.wdt.feed()
         # redraw on a change, or every _FRAME_MS while the picture moves by itself:
@@ -831,5 +723,6 @@ class App:
 
 
 # The state machine's table: each state's method, by state number.
-_STATES = (App._on_intro, App._on_play, App._on_think, App._on_drop, App._on_over, App._on_menu,
-           App._on_chosen, App._on_held, App._on_replay, App._on_hint)
+# THINK, CHOSEN, HELD and HINT: the AI's turn (connect4.app.turn).
+_STATES = (App._on_intro, App._on_play, turn.think, App._on_drop, App._on_over, App._on_menu,
+           turn.chosen, turn.held, App._on_replay, turn.hint)

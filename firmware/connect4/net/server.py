@@ -3,7 +3,7 @@
 The game loop is synchronous and the AI's search blocks, so the server never
 owns the thread: one asyncio event loop, made once, runs a round whenever
 the app calls `pump()`: at every loop step (App.step) and at every poll of
-the search (App._poll, every poll_interval nodes: config.py says how often
+the search (connect4.app.turn's Turn._poll, every poll_interval nodes: config.py says how often
 that is on the chip; tools/data/chip.txt has the node rate). A request takes a few rounds; writes are queued for the
 app (api.py), so a handler never changes the game under the search.
 
