@@ -121,7 +121,7 @@ class Board:
         if self.halted:
             return False
         app = self.app
-        before = app.last_search
+        before = app.turn.last_search
         t0 = time.ticks_ms()
         try:
             app.step()
@@ -133,7 +133,7 @@ class Board:
             self._crash(e)
             return not self.halted
         self._state()
-        found = app.last_search
+        found = app.turn.last_search
         if found is not None and found is not before:
             jsboard.search(json.dumps({
                 "move": found.move, "nodes": found.nodes, "depth": found.depth,
