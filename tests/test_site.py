@@ -19,15 +19,14 @@ import time
 
 import pytest
 
-from test_web_browser import CHROMEDRIVER, CHROMIUM, HAVE_SELENIUM
+from chromium import MISSING, phone
 from tools import mpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHONE_WIDTH = 390
 
 pytestmark = [
-    pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER and HAVE_SELENIUM),
-                       reason="no headless browser: needs chromium, chromedriver and selenium"),
+    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
     pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM (node_modules) not installed: make site needs it"),
 ]
 
@@ -57,26 +56,8 @@ def site_without_book():
 
 @pytest.fixture
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    profile = tempfile.mkdtemp(prefix="chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=390,844"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(30)
-    driver.set_script_timeout(120)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": PHONE_WIDTH, "height": 844, "deviceScaleFactor": 2, "mobile": True})
-    try:
+    with phone(PHONE_WIDTH, 844, log=True, script_timeout=120) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def c4(driver, expr):

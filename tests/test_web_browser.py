@@ -9,53 +9,23 @@ player's side, and the whole board played with the keyboard as a screen reader h
 Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 """
 import os
-import shutil
-import tempfile
 
 import pytest
 
+from chromium import MISSING, phone
 from webboard import WebBoard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver") or (
-    "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)
 SCREENSHOT = os.path.join(ROOT, "build", "web-phone.png")
 PHONE_WIDTH = 360
 
-try:
-    import selenium  # noqa: F401
-    HAVE_SELENIUM = True
-except ImportError:
-    HAVE_SELENIUM = False
-
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and CHROMEDRIVER and HAVE_SELENIUM),
-    reason="no headless browser: needs Debian's chromium and chromium-driver "
-           "(apt-get install chromium chromium-driver) and selenium (requirements-dev.txt); "
-           "found chromium=%s chromedriver=%s selenium=%s" % (CHROMIUM, CHROMEDRIVER, HAVE_SELENIUM))
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
 
 @pytest.fixture
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    profile = tempfile.mkdtemp(prefix="chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=390,844"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # a 360 px phone
-                           {"width": PHONE_WIDTH, "height": 740, "deviceScaleFactor": 2, "mobile": True})
-    try:
+    with phone(PHONE_WIDTH, 740, flags=("--disable-quic",)) as driver:  # a 360 px phone
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def page_moves(driver):
