@@ -117,3 +117,76 @@ def test_the_wifi_table_searches_like_a_fresh_searcher_of_that_size(sim):
             assert (got.move, got.score, got.depth, got.nodes) == (
                 want.move, want.score, want.depth, want.nodes), (entries, moves)
         assert len(app.turn.searcher.tt) == entries * len(app.turn.searcher.tt) // app.turn.searcher.tt_entries
+
+
+def no_memory_banner(app):
+    from connect4.app.scroll import Scroller
+    from connect4.app.glyphs import RED
+    return app.banner is not None and bytes(app.banner.bits) == bytes(Scroller([("NO MEMORY", RED)], 0).bits)
+
+
+def test_wifi_that_does_not_fit_the_heap_is_said_and_the_game_goes_on(sim, monkeypatch):
+    """Allocations failed on purpose where Wi-Fi on needs the heap most: loading the network
+    code (the app's factory), then building the web server (microdot, the API). Each time NO
+    MEMORY scrolls over the game, Wi-Fi stays off, the game is untouched, and it goes on."""
+    app = sim.app
+    sim.do("press")  # a first disc, so that "untouched" means something
+    sim.run_until(lambda: app.board.count >= 1, 30000)
+    factory = app.wifi_factory
+
+    def no_heap(*args):
+        raise MemoryError("memory allocation failed, allocating 4096 bytes")
+
+    app.wifi_factory = no_heap
+    to_wifi_item(sim)  # the game waits while the menu is open
+    moves = app.board.moves_string()
+    toggle(sim)
+    assert app.link is None and not app.menu.wifi_on and no_memory_banner(app)
+    assert app.board.moves_string() == moves and not any(network.world.active.values())
+    sim.run_until(lambda: app.banner is None, 30000)
+
+    app.wifi_factory = factory  # the code loads, but the server does not fit
+    from connect4.net import server as server_mod
+    monkeypatch.setattr(server_mod.Server, "__init__", no_heap)
+    toggle(sim)
+    assert "MemoryError" in app.link.error and not app.menu.wifi_on and no_memory_banner(app)
+    assert app.link.server is None and app.pump is None and not any(network.world.active.values())
+    assert app.turn.searcher.tt_entries == sim.cfg["tt_entries"]  # the AI's table back to its size
+    assert app.board.moves_string() == moves
+    sim.run_until(lambda: app.banner is None, 30000)
+    sim.do("long")  # the menu closes; the game goes on from where it was
+    assert app.state != MENU, sim.status()
+    sim.run_until(lambda: app.turn.thinking is False and "your move" in sim.status(), 60000)
+    sim.do("press")  # the person's disc, then the AI's reply
+    sim.run_until(lambda: app.board.count > len(moves) + 1, 60000)
+    assert app.board.moves_string().startswith(moves)
+
+
+def test_a_request_that_does_not_fit_the_heap_gets_503_and_the_server_goes_on(tmp_path, monkeypatch):
+    import http.client
+    import json
+    from webboard import WebBoard
+    from connect4.net import api as api_mod
+    with WebBoard(str(tmp_path)) as board:
+        real = api_mod.Api.state
+        calls = []
+
+        def state(self):
+            calls.append(1)
+            if len(calls) == 1:
+                raise MemoryError("memory allocation failed, allocating 2048 bytes")
+            return real(self)
+
+        monkeypatch.setattr(api_mod.Api, "state", state)
+        conn = http.client.HTTPConnection("127.0.0.1", board.port, timeout=10)
+        conn.request("GET", "/api/state")
+        r = conn.getresponse()
+        body = json.loads(r.read())
+        assert (r.status, r.reason) == (503, "Service Unavailable")
+        assert body == {"error": "the board is short of memory: try again"}
+        conn.close()
+        conn = http.client.HTTPConnection("127.0.0.1", board.port, timeout=10)
+        conn.request("GET", "/api/state")
+        r = conn.getresponse()
+        assert r.status == 200 and "moves" in json.loads(r.read())
+        conn.close()

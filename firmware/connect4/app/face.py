@@ -155,6 +155,10 @@ class Face:
         """Scroll [(text, colour name)] over the game until it has gone by or an input ends it."""
         self.app.banner = Scroller([(text, COLOURS[colour]) for text, colour in parts], now)
 
+    def short_of_memory(self, now):
+        """Wi-Fi did not fit the heap: said on the matrix, Wi-Fi off, the game untouched."""
+        self.app.short_of_memory(now)
+
     def set_pump(self, pump):
         """pump(): one round of the server, from the loop and the search's poll hook (or None)."""
         self.app.pump = pump

@@ -78,6 +78,7 @@ game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
 Sides: side 0 is red (you, against the AI), side 1 yellow (the AI). Whoever
 starts is the engine's player 1; the colours stay with the sides.
 """
+import gc
 import time
 from micropython import const
 
@@ -361,11 +362,27 @@ class App:
             if self.link is None:
                 if self.wifi_factory is None:
                     return
-                self.link = self.wifi_factory(self, self.cfg)
+                try:
+                    self.link = self.wifi_factory(self, self.cfg)
+                except MemoryError:  # the network code does not fit now: said, the game goes on
+                    self.short_of_memory(now)
+                    return
             self.link.on(now)
         elif self.link is not None:
             self.link.off()
         self.menu.wifi_on = on and self.link is not None and self.link.error is None
+
+    def short_of_memory(self, now):
+        """Wi-Fi could not get the memory it needs: NO MEMORY scrolls over the game, which
+        goes on untouched, and Wi-Fi stays off (the menu says so)."""
+        self.menu.wifi_on = False
+        gc.collect()
+        try:
+            from connect4.app.scroll import Scroller  # only now: the heap is the problem
+            self.banner = Scroller([("NO MEMORY", RED)], now)
+        except MemoryError:
+            pass
+        self.dirty = True
 
     def _on_replay(self, sig, now):
         """A recorded game again (connect4.app.replay); a long press goes back to the list."""

@@ -70,7 +70,10 @@ class Link:
         self.error = repr(e)
         print("connect4: Wi-Fi: %s" % self.error)
         self.off()
-        self.face.say([("NO WIFI", "red")], now)
+        if isinstance(e, MemoryError):  # the server did not fit: said as such, the game untouched
+            self.face.short_of_memory(now)
+        else:
+            self.face.say([("NO WIFI", "red")], now)
 
     def pump(self):
         """While joining: has the home network given an address (or is it time to give up)?"""

@@ -308,6 +308,9 @@ class Server:
                                 (405, "method not allowed"), (413, "body too large"),
                                 (500, "internal error")):
             web.errorhandler(status)(_error_handler(status, message))
+        # A request that does not fit the heap: 503 with a plain reason, the game untouched
+        # (handlers only queue writes), and the next request may fit again.
+        web.errorhandler(MemoryError)(_error_handler(503, "the board is short of memory: try again"))
         web.after_request(_reason)  # every answer, routed or an error, with its phrase
         web.after_error_request(_reason)
 
