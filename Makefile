@@ -51,8 +51,9 @@ help:
 	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE,"
-	@echo "                     --only speed|accuracy|levels|perfect|sets|ladder, --games N (vs the perfect"
-	@echo "                     player), --ladder-games N (per pair of the rating ladder)"
+	@echo "                     --only speed|accuracy|levels|perfect|sets|ladder|people, --games N (vs the"
+	@echo "                     perfect player), --ladder-games N (per pair of the rating ladder),"
+	@echo "                     --people-games N (a side per opponent), --jobs N (processes)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
 
 $(VENV_STAMP): requirements-dev.txt
