@@ -76,10 +76,11 @@ _books = {}
 
 
 def _book(path):
-    """The opened book at `path` (once per process), or None without one."""
-    if path not in _books:
-        _books[path] = open_book(path) if path else None
-    return _books[path]
+    """The opened book at `path` (once per process and version of the file), or None without one."""
+    key = (path, os.stat(path).st_mtime_ns if path and os.path.exists(path) else 0)
+    if key not in _books:
+        _books[key] = open_book(path) if path else None
+    return _books[key]
 
 
 class InProcess:

@@ -57,7 +57,7 @@ WIDE_PLIES = 14  # the first-player book follows every defender reply to here
 DEEP_PLIES = 20  # then the best replies from every position to here
 FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
 SECOND_WIDE = 11  # the second-player book holds every position to here
-SECOND_PLIES = 15  # and those where the board holds a draw or a win to here
+SECOND_PLIES = 11  # and those where the board holds a draw or a win to here (13: see the README)
 EXTRA = os.path.join(ROOT, "tools", "data", "book_corrections.txt")
 LIMIT = 1_200_000  # the book's size limit (bytes, issue 19: 1.9 MB of flash is free after make deploy)
 # The file format is connect4/engine/book.py's: its sizes are read from there

@@ -78,7 +78,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=3, help="rounds to play at most (default 3)")
     p.add_argument("--games", type=int, default=50, help="games a side per opponent a round (default 50)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for the games (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for the games and the "
+                   "solver (default 1)")
     p.add_argument("--micropython", help="a MicroPython unix port to run the engines in (faster)")
     p.add_argument("--extra", default=build.EXTRA, help="the corrections file")
     args, rest = p.parse_known_args(argv)
@@ -98,7 +99,7 @@ def main(argv=None):
             out = rest[i + 1]
     for r in range(done + 1, done + 1 + args.rounds):
         say("round %d: building the book" % r)
-        build.main(rest + ["--extra", args.extra])
+        build.main(rest + ["--extra", args.extra, "--jobs", str(args.jobs)])
         by = people.run(args.games, jobs=args.jobs, micropython=args.micropython, book=out, say=say,
                         cache=GAMES, base=ROUND_BASE + 1_000_000 * r)
         found = drops(by)
@@ -113,7 +114,7 @@ def main(argv=None):
         if not found:
             break
     say("rebuilding the book with %d corrections" % len(positions))
-    return build.main(rest + ["--extra", args.extra])
+    return build.main(rest + ["--extra", args.extra, "--jobs", str(args.jobs)])
 
 
 if __name__ == "__main__":
