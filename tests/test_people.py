@@ -41,3 +41,15 @@ def test_a_real_game_against_the_random_mover_is_judged_and_cached(tmp_path):
         assert len(first["moves"]) % 2 == 1  # the first player's disc ended it
     again = people.run(1, ("random",), cache=str(tmp_path), say=lambda text: pytest.fail(text))
     assert again == by  # read from the cache: nothing played
+
+
+def test_corrections_take_the_positions_of_every_drop_and_keep_the_rounds(tmp_path):
+    from tools.book import correct
+    by = {("random", True): [dict(game("W", 1, [2, 6]), moves="4343355"), game("W", 1, [])],
+          ("L3", False): [dict(game("L", 0, [5], first=False), moves="4444123"),
+                          dict(game("D", 0, [5], first=False), moves="4444122")]}
+    assert correct.drops(by) == {"43": 1, "434335": 1, "44441": 2}
+    path = str(tmp_path / "c.txt")
+    correct.write(path, {"434333", "43", ""}, ["# round 1: 4 games, 4 drops at 3 positions, 3 new"])
+    assert correct.read(path) == ({"", "43", "434333"}, 1)
+    assert open(path).read().splitlines()[-3:] == ["-", "43", "434333"]

@@ -47,7 +47,8 @@ def read(path):
                 if m:
                     rounds = max(rounds, int(m.group(1)))
                 elif line.strip() and not line.startswith("#"):
-                    positions.add(line.split()[0])
+                    moves = line.split()[0]
+                    positions.add("" if moves == "-" else moves)  # "-": the empty board
     return positions, rounds
 
 
