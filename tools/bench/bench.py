@@ -22,13 +22,21 @@ Every figure is measured in this run:
      sets of tools/data/positions_*.txt (tools/bench/make_sets.py); `--only sets`
      runs the sets alone (a quarter of an hour), without the games;
   6. the ladder: Elo of every level and four references from a round robin
-     (tools/bench/ladder.py).
+     (tools/bench/ladder.py);
+  7. against people (tools/bench/people.py): the top level with its book as
+     first and second player against the perfect player erring at 2-50%,
+     levels 1-8, the tutorial and threat-aware AIs and the random mover, every
+     move judged by bitbully (W-D-L, games that kept a win or a given draw,
+     the ply of every drop); cached in build/bench/people/, so it resumes.
 
 With --out docs/benchmarks.md the page gets the sections of this run, each between
 its markers with the date and the command, and keeps the others (tools/bench/page.py).
 
 Usage: python tools/bench/bench.py [--quick] [--only SECTION] [--games N]
-                                   [--ladder-games N] [--micropython PATH] [--out FILE]
+                                   [--ladder-games N] [--people-games N] [--jobs N]
+                                   [--micropython PATH] [--out FILE]
+--micropython also runs the people section's engines in that unix port (the same
+moves, about a hundred times faster).
 """
 import argparse
 import multiprocessing
@@ -46,7 +54,7 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench, ladder, page, perfect, stack  # noqa: E402
+from tools.bench import chipbench, ladder, page, people, perfect, stack  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
@@ -368,7 +376,8 @@ def chip_ms(nodes, ipn):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions and games (a smoke run)")
-    parser.add_argument("--micropython", help="a MicroPython unix-port binary to count instructions per node")
+    parser.add_argument("--micropython", help="a MicroPython unix-port binary to count instructions "
+                        "per node (and to run the people section's engines in)")
     parser.add_argument("--out", help="also write the report to this file; a page with make bench's "
                         "markers (docs/benchmarks.md) gets this run's sections and keeps the others")
     parser.add_argument("--only", choices=SECTIONS, help="run only this section")
@@ -376,8 +385,11 @@ def main(argv=None):
                         "(default 100; --quick 10)")
     parser.add_argument("--ladder-games", type=int, help="games per pair of the rating ladder "
                         "(default 10; --quick 2)")
+    parser.add_argument("--people-games", type=int, help="games a side per opponent of the people "
+                        "section (default %d; --quick 4)" % people.GAMES)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args(argv)
-    for name in ("games", "ladder_games"):
+    for name in ("games", "ladder_games", "people_games", "jobs"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error("--%s must be at least 1" % name.replace("_", "-"))
     started = time.time()
@@ -388,7 +400,7 @@ def main(argv=None):
         ipn = speed_and_memory(args, say)
     else:
         ipn = recorded_ipn()[0]
-    with multiprocessing.Pool(2) as pool:
+    with multiprocessing.Pool(args.jobs) as pool:
         if run("accuracy"):
             say.part("accuracy")
             pons_accuracy(pool, say, args.quick)
@@ -403,6 +415,11 @@ def main(argv=None):
             games = args.ladder_games or (2 if args.quick else 10)
             ladder.report(say, *ladder.ladder(pool, games), games=games)
     given = sys.argv[1:] if argv is None else argv
+    if run("people"):
+        say.part("people")
+        games = args.people_games or (4 if args.quick else people.GAMES)
+        by = people.run(games, jobs=args.jobs, micropython=args.micropython, say=say)
+        people.report(say, by, games, page.command(given))
     finished = time.time()
     if args.out:
         page.write(args.out, say.lines, say.parts, finished, given)
@@ -411,7 +428,7 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder")
+SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder", "people")
 
 
 def speed_and_memory(args, say):

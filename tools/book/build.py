@@ -1,30 +1,40 @@
 """`make book`: the opening book (firmware/book.bin) from the perfect solver.
 
 What it stores (engine/book.py reads it on the board):
-  first player  the board's move at every position of the game tree where
-                the board moves first and the defender is perfect: at the
-                board's turn one winning move, at the defender's turn every
-                best-score reply (the bench's perfect player picks at random
-                among them). Of its winning moves the board takes the one
-                that leaves the defender the fewest best replies, then the
-                fastest win, then the centre-first column: the tree then
-                grows slowly and can reach the end of the game (--first
-                plies), so no line depends on the search.
+  first player  the board's winning move in the game tree where the board
+                moves first. Up to --wide plies the defender's every legal
+                reply is followed, not only its best ones (people err), and
+                the board takes its fastest win there (the shortest win left
+                to prove where the book ends); beyond, the defender's
+                best-score replies only, and the board's winning move that
+                leaves the fewest of them, then the fastest win, then the
+                centre-first column: from every position up to --deep plies,
+                and along a perfect defender's lines from the empty board to
+                the end of the game (--first plies), so no game against a
+                perfect defender depends on the search.
   second player the board's best-score reply (slowest loss, fastest win,
-                centre first) to every first-player move up to --second
-                plies: where a first player that errs gives away its win.
+                centre first) to every first-player line up to --second-wide
+                discs, and beyond, up to --second, where the board holds a
+                draw or a win (where it is lost there is nothing to keep).
+  corrections   the positions of tools/data/book_corrections.txt (--extra)
+                that the trees leave out: where the board's own search gave
+                a value away in games against people-like opponents
+                (tools/book/correct.py finds them); the fastest win, or a
+                best-score move.
 Positions where the search's own choice is forced and right are left out:
 an immediate win, and a single threat to block.
 
 Deterministic: the tree is walked ply by ply in sorted order; every
 position is solved by bitbully (tools/bench/perfect.py) and the answer
 cached in build/book/scores.txt (one line a position), so a rerun resumes
-where the last stopped and a rebuild with the cache takes seconds. Two
+where the last stopped and a rebuild with the cache takes minutes. --jobs
 worker processes solve the positions of a ply. At the end every record is
 read back through the firmware's reader and its move checked against the
 solver's scores; the report gives the size and what the book covers.
 
-Usage: python tools/book/build.py [--first PLIES] [--second PLIES] [--out FILE]
+Usage: python tools/book/build.py [--wide PLIES] [--deep PLIES] [--first PLIES]
+                                  [--second-wide PLIES] [--second PLIES]
+                                  [--extra FILE] [--out FILE] [--jobs N]
 """
 import argparse
 import multiprocessing
@@ -43,11 +53,17 @@ from tools.common import ROOT  # noqa: E402
 OUT = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "book", "scores.txt")
 ENTRIES = os.path.join(ROOT, "build", "book", "entries.txt")  # moves and column of every record
+WIDE_PLIES = 14  # the first-player book follows every defender reply to here
+DEEP_PLIES = 20  # then the best replies from every position to here
 FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
-SECOND_PLIES = 11
-LIMIT = 1 << 20  # the book's size limit (bytes)
-# The file format of connect4/engine/book.py (its constants are compiled away there)
-MAGIC, VERSION, HEADER, RECORD = b"C4BK", 1, 16, 8
+SECOND_WIDE = 11  # the second-player book holds every position to here
+SECOND_PLIES = 11  # and those where the board holds a draw or a win to here (13: see the README)
+EXTRA = os.path.join(ROOT, "tools", "data", "book_corrections.txt")
+LIMIT = 1_200_000  # the book's size limit (bytes, issue 19: 1.9 MB of flash is free after make deploy)
+# The file format is connect4/engine/book.py's: its sizes are read from there
+# (const() names stay module attributes on CPython); the magic and version are
+# the 5 bytes Book() checks, and every record is read back through Book at the end.
+MAGIC, VERSION, HEADER, RECORD = b"C4BK", 1, book._HEADER, book._RECORD
 
 
 # ---------------------------------------------------------------- positions
@@ -149,52 +165,77 @@ def best_of(scores):
     return [c for c in legal if scores[c] == top]
 
 
-def first_player_tree(table, plies, say):
-    """{key: (moves, column)} of the board's moves as the first player."""
+def fastest_win(scores, wins):
+    """The winning column that wins soonest (the highest score), centre first:
+    where the book ends, the search then has the shortest win left to prove."""
+    return max(wins, key=lambda c: (scores[c], -CENTRE_FIRST.index(c)))
+
+
+def first_player_tree(table, wide, deep, plies, say):
+    """{key: (moves, column)} of the board's moves as the first player.
+
+    Up to ply `wide` the defender's every legal reply is followed (people
+    err) and the board takes its fastest win; beyond it only the defender's
+    best replies, and the board's winning move that leaves the fewest of
+    them (then the fastest, then centre first): from every position up to
+    ply `deep`, and to the end of the game (`plies`) along the lines of a
+    perfect defender from the empty board, so that no game against one
+    relies on the search."""
     entries = {}
-    level = {canonical("")[0]: ""}
+    level = {canonical("")[0]: ("", True)}  # key: (moves, reached by best replies only?)
     ply = 0
     while level and ply <= plies:
-        table.need(level.values())
-        children = []
+        if ply > deep:  # only a perfect defender's lines go on
+            level = {key: (moves, perfect) for key, (moves, perfect) in level.items() if perfect}
+        table.need(moves for moves, _ in level.values())
+        full = ply + 2 <= wide  # the children at ply + 2 come from every defender reply
+        open_ = {}  # key: (moves, perfect line?, winning columns) of positions the game goes on from
         for key in sorted(level):
-            moves = level[key]
+            moves, perfect = level[key]
             scores = table[moves]
             wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
             if not wins:
                 raise RuntimeError("position %r is not won for the first player" % moves)
             if any(immediate_win(moves, c) for c in wins):
                 continue  # the game ends here; the search takes a win at once
-            children += [moves + str(c + 1) for c in wins]
-        table.need(children)
-        nxt = {}
-        for key in sorted(level):
-            moves = level[key]
-            scores = table[moves]
-            wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
-            if any(immediate_win(moves, c) for c in wins):
-                continue
+            open_[key] = (moves, perfect, wins)
+        if full:
+            cols = {key: fastest_win(table[m], wins) for key, (m, _, wins) in open_.items()}
+        else:
+            table.need(m + str(c + 1) for m, _, wins in open_.values() for c in wins)
             # fewest best defender replies, then the fastest win, then centre first
-            col = min(wins, key=lambda c: (len(best_of(table[moves + str(c + 1)])),
-                                           -scores[c], CENTRE_FIRST.index(c)))
-            if not search_plays_it(moves, scores):
+            cols = {key: min(wins, key=lambda c: (len(best_of(table[m + str(c + 1)])),
+                                                   -table[m][c], CENTRE_FIRST.index(c)))
+                    for key, (m, _, wins) in open_.items()}
+        table.need(m + str(cols[key] + 1) for key, (m, _, _) in open_.items())
+        nxt = {}
+        for key in sorted(open_):
+            moves, perfect, wins = open_[key]
+            col = cols[key]
+            if not search_plays_it(moves, table[moves]):
                 entries[key] = (moves, col)
             after = moves + str(col + 1)
-            for reply in best_of(table[after]):
+            best = best_of(table[after])
+            for reply in Board(after).legal_moves() if full else best:
                 if immediate_win(after, reply):
                     raise RuntimeError("the defender wins in %r" % after)
                 child_key, child = canonical(after + str(reply + 1))
-                nxt.setdefault(child_key, child)
-        say("first player, ply %2d: %6d positions, %6d entries so far, %d solved"
-            % (ply, len(level), len(entries), table.solved))
+                was = nxt.get(child_key, (child, False))
+                nxt[child_key] = (was[0], was[1] or (perfect and reply in best))
+        say("first player, ply %2d: %6d positions (%d on a perfect defender's lines), "
+            "%6d entries so far, %d solved%s"
+            % (ply, len(level), sum(p for _, p in level.values()), len(entries), table.solved,
+               " (every reply)" if full else ""))
         level = nxt
         ply += 2
     return entries
 
 
-def second_player_tree(table, plies, say):
+def second_player_tree(table, wide, plies, say):
     """{key: (moves, column)}: the board's best replies as the second player
-    to every first-player line up to `plies` discs."""
+    to every first-player line: at every position up to `wide` discs, and
+    beyond it up to `plies` discs only where the board holds a draw or a
+    win (a lost position is a leaf: there is nothing to keep)."""
     entries = {}
     level = {canonical("")[0]: ""}  # the opponent to move
     ply = 0
@@ -213,15 +254,19 @@ def second_player_tree(table, plies, say):
         for key in sorted(ours):
             moves = ours[key]
             scores = table[moves]
-            col = best_of(scores)[0]
+            best = best_of(scores)
+            if ply + 1 > wide and scores[best[0]] < 0:
+                continue  # lost for the board: no entry, and no deeper
+            col = best[0]
             if not search_plays_it(moves, scores):
                 entries[key] = (moves, col)
             board = Board(moves + str(col + 1))
             if not board.is_over():
                 k, child = canonical(board.moves_string())
                 nxt.setdefault(k, child)
-        say("second player, ply %2d: %6d positions, %6d entries so far, %d solved"
-            % (ply + 1, len(ours), len(entries), table.solved))
+        say("second player, ply %2d: %6d positions, %6d entries so far, %d solved%s"
+            % (ply + 1, len(ours), len(entries), table.solved,
+               "" if ply + 1 <= wide else " (the board holds a draw or a win)"))
         level = nxt
         ply += 2
     return entries
@@ -266,9 +311,50 @@ def encode(entries, depth):
     return header + struct.pack("<%dI" % len(index), *index) + b"".join(records)
 
 
-def check(path, entries, table, firsts):
+def extra_entries(table, path, known, say):
+    """{key: (moves, column)} of the positions listed in `path` (one moves
+    string a line: where the board's search gave a value away in games,
+    tools/book/correct.py) that the trees do not hold: the fastest win where
+    the board holds a win, else a best-score move."""
+    if not path or not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        lines = sorted({line.split()[0] for line in f if line.strip() and not line.startswith("#")})
+    positions = {}
+    for moves in lines:
+        moves = "" if moves == "-" else moves
+        key, stored = canonical(moves)
+        if key not in known:
+            positions.setdefault(key, stored)
+    table.need(positions.values())
+    entries = {}
+    for key in sorted(positions):
+        moves = positions[key]
+        scores = table[moves]
+        wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
+        col = fastest_win(scores, wins) if wins else best_of(scores)[0]
+        if not search_plays_it(moves, scores):
+            entries[key] = (moves, col)
+    say("corrections (%s): %d positions, %d not in the trees, %d entries"
+        % (os.path.relpath(path, ROOT), len(lines), len(positions), len(entries)))
+    return entries
+
+
+def keeps_value(scores, col, strict):
+    """True if `col` keeps the position's value (`strict`: is a best-score
+    move; else, where the position is won, wins)."""
+    best = max(s for s in scores if s is not None)
+    if scores[col] is None:
+        return False
+    if strict or best <= 0:
+        return scores[col] == best
+    return scores[col] > 0
+
+
+def check(path, entries, table, kinds):
     """Read every record back through the firmware's reader, in both mirror
-    orientations, and check its move against the solver's scores."""
+    orientations, and check its move against the solver's scores (a winning
+    move where the board holds a win, else a best-score move)."""
     with open(path, "rb") as f:
         reader = book.Book(f)
         for key in sorted(entries):
@@ -280,19 +366,24 @@ def check(path, entries, table, firsts):
                 want = 6 - col if key_of(m)[1] else col  # a symmetric position: the same column
                 if got != want:
                     raise RuntimeError("book gives %d for %r, built %d" % (got, m, want))
-            if key in firsts:
-                ok = scores[col] is not None and scores[col] > 0
-            else:
-                ok = scores[col] == max(s for s in scores if s is not None)
-            if not ok:
+            if not keeps_value(scores, col, kinds[key] == "second"):
                 raise RuntimeError("entry %r -> %d is not a best move: %r" % (moves, col + 1, scores))
     return len(entries)
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--first", type=int, default=FIRST_PLIES, help="deepest ply of the first-player book")
+    p.add_argument("--wide", type=int, default=WIDE_PLIES,
+                   help="the first-player book follows every defender reply up to this ply")
+    p.add_argument("--deep", type=int, default=DEEP_PLIES, help="beyond --wide, the first-player book "
+                   "follows the best replies from every position up to this ply")
+    p.add_argument("--first", type=int, default=FIRST_PLIES,
+                   help="deepest ply of the first-player book (along a perfect defender's lines)")
+    p.add_argument("--second-wide", type=int, default=SECOND_WIDE,
+                   help="the second-player book holds lost positions too up to this ply")
     p.add_argument("--second", type=int, default=SECOND_PLIES, help="deepest ply of the second-player book")
+    p.add_argument("--extra", default=EXTRA, help="positions to add, one a line "
+                   "(default tools/data/book_corrections.txt; '' for none)")
     p.add_argument("--out", default=OUT, help="the book file (default firmware/book.bin)")
     p.add_argument("--cache", default=CACHE, help="the solver's answers (default build/book/scores.txt)")
     p.add_argument("--jobs", type=int, default=2, help="solver processes (default 2)")
@@ -305,10 +396,16 @@ def main(argv=None):
     with multiprocessing.Pool(args.jobs) as pool:
         table = Scores(args.cache, pool)
         say("cache: %d positions" % len(table.known))
-        firsts = first_player_tree(table, args.first, say)
-        seconds = second_player_tree(table, args.second, say)
-    entries = dict(firsts)
+        firsts = first_player_tree(table, args.wide, args.deep, args.first, say)
+        seconds = second_player_tree(table, args.second_wide, args.second, say)
+        kinds = dict.fromkeys(seconds, "second")
+        kinds.update(dict.fromkeys(firsts, "first"))
+        extras = extra_entries(table, args.extra, kinds, say)
+    entries = dict(extras)
     entries.update(seconds)
+    entries.update(firsts)
+    for key in extras:
+        kinds.setdefault(key, "extra")
     depth = max(len(m) for m, _ in entries.values())
     data = encode({k: c for k, (_, c) in entries.items()}, depth)
     if len(data) > LIMIT:
@@ -317,18 +414,20 @@ def main(argv=None):
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, args.out)
-    checked = check(args.out, entries, table, set(firsts))
+    checked = check(args.out, entries, table, kinds)
     with open(ENTRIES if args.out == OUT else args.out + ".entries", "w") as f:
         for key in sorted(entries, key=lambda k: (len(entries[k][0]), entries[k][0])):
             moves, col = entries[key]
-            f.write("%s %d %s\n" % (moves or "-", col + 1, "first" if key in firsts else "second"))
+            f.write("%s %d %s\n" % (moves or "-", col + 1, kinds[key]))
     by_ply = {}
     for moves, _ in entries.values():
         by_ply[len(moves)] = by_ply.get(len(moves), 0) + 1
-    say("wrote %s: %d bytes, %d records (%d first player to ply %d, %d second player to ply %d), "
+    say("wrote %s: %d bytes, %d records (%d first player, every reply to ply %d, to ply %d; "
+        "%d second player, every position to ply %d, to ply %d; %d corrections), "
         "%d checked against the solver in both mirror orientations"
-        % (os.path.relpath(args.out, ROOT), len(data), len(entries), len(firsts), args.first,
-           len(seconds), args.second, checked))
+        % (os.path.relpath(args.out, ROOT), len(data), len(entries), len(firsts), args.wide,
+           args.first, len(seconds), args.second_wide, args.second,
+           sum(k == "extra" for k in kinds.values()), checked))
     say("records by discs on the board: " + ", ".join(
         "%d:%d" % (n, by_ply[n]) for n in sorted(by_ply)))
     return 0
