@@ -108,7 +108,7 @@ def build(out=OUT, book=True):
 def main():
     total, sizes = build()
     book = sizes["book.bin (in firmware.pack)"]
-    print("site: %s, %d files, %.0f KB (WebAssembly %.0f KB, firmware %.0f KB of which the book %.0f KB)" % (
+    print("site: %s, %d files, %.0f KB (WebAssembly %.0f KB; firmware.pack: the firmware %.0f KB, the book %.0f KB)" % (
         os.path.relpath(OUT, ROOT), sum(len(n) for _, _, n in os.walk(OUT)), total / 1024,
         (sizes["micropython.wasm"] + sizes["micropython.mjs"]) / 1024,
         (sizes["firmware.pack"] - book) / 1024, book / 1024))
