@@ -98,7 +98,7 @@ engine-vm: $(NODE_STAMP)
 	@node tools/mpvm/run.mjs --grow --strip-native --path firmware=/firmware --cwd /firmware firmware/engine_main.py
 
 test: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
-	$(PY) -m pytest tests -q
+	$(PY) -m pytest tests -q -n 2
 
 # The inner loop: no MicroPython VM (marker vm) and no slow end-to-end runs
 # (marker slow); tests/conftest.py sets both markers.
