@@ -208,9 +208,12 @@ def test_status_lines_carry_the_standard_reason_phrases(board):
     board.wait(lambda: board.app.board.moves_string() == "4", what="the move")
     board.wait(lambda: board.app.state == 1, what="yellow to play")
     full = json.dumps({"column": 4}).encode()
-    for _ in range(5):
+    for _ in range(20):  # fill column 4 (a move sent while a disc still falls is refused: again)
+        if board.app.board.height(3) == 6:
+            break
         board.request("POST", "/api/move", {"column": 4}, auth)
         board.wait(lambda: not board.app.commands and board.app.state == 1, what="applied")
+    assert board.app.board.height(3) == 6
     assert status_line(board.port, post(b"/api/move", full, token)) == "HTTP/1.0 409 Conflict"
     for _ in range(5):
         status_line(board.port, post(b"/api/pair", b'{"code": "x"}'))
