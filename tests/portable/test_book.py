@@ -10,8 +10,9 @@ import os
 from connect4.engine import book
 from connect4.engine.board import Board
 from connect4.engine.player import AIPlayer
+from fakes import tmpdir
 
-PATH = "test_book.tmp"
+PATH = tmpdir("book") + "test_book.tmp"  # a folder of its own: the two worlds run side by side
 
 
 def stored_key(moves):
