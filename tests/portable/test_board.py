@@ -1,5 +1,5 @@
 """Rules: lines, wins, draws, full columns, notation errors."""
-from connect4.engine.board import Board, new_cells, cell_index, completes_four
+from connect4.engine.board import Board
 from checks import raises, DRAW
 
 
@@ -19,16 +19,16 @@ def test_there_are_69_lines_and_each_wins_from_any_of_its_cells():
     assert len(lines) == 69
     for line in lines:
         for last in range(4):
-            cells = new_cells()
+            b = Board()
             for k in range(4):
                 if k != last:
-                    cells[cell_index(line[k][0], line[k][1])] = 1
-            target = cell_index(line[last][0], line[last][1])
-            assert completes_four(cells, target, 1), (line, last)
-            assert not completes_four(cells, target, 2), (line, last)
+                    b.cells[(line[k][1] + 1) * 8 + line[k][0]] = 1
+            target = line[last]
+            assert b.completes_four(target[0], target[1], 1), (line, last)
+            assert not b.completes_four(target[0], target[1], 2), (line, last)
             blocker = line[(last + 1) % 4]
-            cells[cell_index(blocker[0], blocker[1])] = 2
-            assert not completes_four(cells, target, 1), (line, last)
+            b.cells[(blocker[1] + 1) * 8 + blocker[0]] = 2
+            assert not b.completes_four(target[0], target[1], 1), (line, last)
 
 
 def test_played_wins_in_all_four_directions():

@@ -1,58 +1,88 @@
-"""Connect 4 rules on a padded 8x8 bytearray (7 columns x 6 rows inside a border).
+"""Connect 4 rules on a padded bytearray, for any board from 4x4 to 8x7.
 
 Callers speak columns and rows: `play(col)` returns the row the disc landed
 in, `get(col, row)` says whose disc is there, `height(col)` how many discs a
-column holds, `winning_line()` gives (col, row) pairs. Columns 0-6 from the
-left, rows 0-5 from the bottom, players 1 (moves first) and 2, 0 for empty.
+column holds, `winning_line()` gives (col, row) pairs. Columns 0..cols-1 from
+the left, rows 0..rows-1 from the bottom, players 1 (moves first) and 2, 0
+for empty.
 
-Inside the engine, cell (col, row) lives at index (row + 1) * 8 + col. Column 7
-and rows -1 and 6 hold BORDER, so a scan from any cell in any of the four
-directions stops by itself: no bounds checks, the same layout the search core
-uses. `cells` and `tops` are that layout: the search core loads them, nothing
-outside the engine should index them.
+The size lives here, and only here: `Board(moves, cols, rows)` with cols in
+MIN_COLS..MAX_COLS and rows in MIN_ROWS..MAX_ROWS (7x6, the classic board,
+by default). `check_size` and `parse_size` say what is supported; every
+other layer (the search core, the app, the protocol, the pages) takes the
+size from a Board.
+
+Inside the engine, cell (col, row) lives at index (row + 1) * 8 + col
+whatever the size, so a 7x6 position has the same indexes (and the search the
+same hash keys) as it always had. The row below the field holds BORDER; the
+search core loads `cells` and `tops`, nothing outside the engine should
+index them.
 """
 from micropython import const
 
-WIDTH = const(7)
+WIDTH = const(7)  # the default board: 7 columns, 6 rows
 HEIGHT = const(6)
+MIN_COLS = const(4)
+MAX_COLS = const(8)
+MIN_ROWS = const(4)
+MAX_ROWS = const(7)
 STRIDE = const(8)
-CELLS = const(64)
+CELLS = const(64)  # (MAX_ROWS + 1) * STRIDE: the padded field of the largest board
 EMPTY = const(0)
 BORDER = const(3)
-TOP_ROW_END = const(56)  # first index past the playing field
-DIRECTIONS = (1, 7, 8, 9)  # horizontal, anti-diagonal, vertical, diagonal
-CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)  # the columns in the order the AI tries them
+DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1))  # (column, row) steps: the four lines
+
+
+def check_size(cols, rows):
+    """Raise ValueError unless cols x rows is a supported board."""
+    if not (MIN_COLS <= cols <= MAX_COLS and MIN_ROWS <= rows <= MAX_ROWS):
+        raise ValueError("unsupported size %dx%d: columns %d-%d, rows %d-%d"
+                         % (cols, rows, MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS))
+
+
+def parse_size(text):
+    """'8x7' -> (8, 7); ValueError with a clear message for anything else."""
+    parts = str(text).strip().lower().split("x")
+    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        raise ValueError("size %r: expected COLSxROWS, like 7x6" % (text,))
+    cols, rows = int(parts[0]), int(parts[1])
+    check_size(cols, rows)
+    return cols, rows
+
+
+def size_name(cols, rows):
+    return "%dx%d" % (cols, rows)
+
+
+def centre_first(cols):
+    """The columns in the order the AI tries them: centre first, then outwards,
+    the left one first at each distance (on even widths the left centre first)."""
+    order = []
+    left = (cols - 1) // 2
+    right = cols // 2
+    while left >= 0:
+        order.append(left)
+        if right != left:
+            order.append(right)
+        left -= 1
+        right += 1
+    return tuple(order)
+
+
+CENTRE_FIRST = centre_first(WIDTH)  # (3, 2, 4, 1, 5, 0, 6)
 
 
 def cell_index(col, row):
     return (row + 1) * STRIDE + col
 
 
-def new_cells():
-    """A padded empty field: every non-playing cell is BORDER."""
+def new_cells(cols=WIDTH, rows=HEIGHT):
+    """A padded empty field: every cell outside the cols x rows field is BORDER."""
     cells = bytearray(CELLS)
     for i in range(CELLS):
-        if i < STRIDE or i >= TOP_ROW_END or (i & 7) == 7:
+        if i < STRIDE or i >= (rows + 1) * STRIDE or (i & 7) >= cols:
             cells[i] = BORDER
     return cells
-
-
-def run_length(cells, index, delta, player):
-    """Count consecutive `player` discs from index + delta onward."""
-    n = 0
-    i = index + delta
-    while cells[i] == player:
-        n += 1
-        i += delta
-    return n
-
-
-def completes_four(cells, index, player):
-    """Would a `player` disc at `index` make four in a row?"""
-    for d in DIRECTIONS:
-        if 1 + run_length(cells, index, d, player) + run_length(cells, index, -d, player) >= 4:
-            return True
-    return False
 
 
 class Board:
@@ -62,27 +92,36 @@ class Board:
     core works on a copy of `cells` and `tops` and never calls back into this.
     """
 
-    def __init__(self, moves=""):
-        self.cells = new_cells()  # the padded layout (engine only)
-        self.tops = bytearray(WIDTH)  # next free cell index per column (engine only)
-        self.history = bytearray(WIDTH * HEIGHT)
+    def __init__(self, moves="", cols=WIDTH, rows=HEIGHT):
+        check_size(cols, rows)
+        self.cols = cols
+        self.rows = rows
+        self.discs = cols * rows  # cells of the field: a full board holds this many
+        self.field_end = (rows + 1) * STRIDE  # a column whose next cell is here is full
+        self.cells = new_cells(cols, rows)  # the padded layout (engine only)
+        self.tops = bytearray(cols)  # next free cell index per column (engine only)
+        self.history = bytearray(self.discs)
         self.count = 0
         self.winner = 0
         self.reset()
         if moves:
             self.load(moves)
 
+    @property
+    def size(self):
+        return size_name(self.cols, self.rows)
+
     def reset(self):
         cells = self.cells
-        for col in range(WIDTH):
-            for row in range(HEIGHT):
+        for col in range(self.cols):
+            for row in range(self.rows):
                 cells[cell_index(col, row)] = EMPTY
             self.tops[col] = cell_index(col, 0)
         self.count = 0
         self.winner = 0
 
     def copy(self):
-        other = Board()
+        other = Board("", self.cols, self.rows)
         other.cells[:] = self.cells
         other.tops[:] = self.tops
         other.history[:] = self.history
@@ -103,29 +142,53 @@ class Board:
         """The player whose disc is at (col, row), or 0 (EMPTY)."""
         return self.cells[(row + 1) * STRIDE + col]  # cell_index, inlined: the app draws with it
 
+    def inside(self, col, row):
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
     def can_play(self, col):
-        return 0 <= col < WIDTH and self.tops[col] < TOP_ROW_END and not self.is_over()
+        return 0 <= col < self.cols and self.tops[col] < self.field_end and not self.is_over()
 
     def legal_moves(self):
         if self.is_over():
             return []
-        return [c for c in range(WIDTH) if self.tops[c] < TOP_ROW_END]
+        return [c for c in range(self.cols) if self.tops[c] < self.field_end]
 
     def is_full(self):
-        return self.count >= WIDTH * HEIGHT
+        return self.count >= self.discs
 
     def is_over(self):
-        return self.winner != 0 or self.count >= WIDTH * HEIGHT
+        return self.winner != 0 or self.count >= self.discs
+
+    def run_length(self, col, row, dc, dr, player):
+        """Count consecutive `player` discs from (col + dc, row + dr) onward."""
+        n = 0
+        col += dc
+        row += dr
+        cols = self.cols
+        rows = self.rows
+        cells = self.cells
+        while 0 <= col < cols and 0 <= row < rows and cells[(row + 1) * STRIDE + col] == player:
+            n += 1
+            col += dc
+            row += dr
+        return n
+
+    def completes_four(self, col, row, player):
+        """Would a `player` disc at (col, row) make four in a row?"""
+        for dc, dr in DIRECTIONS:
+            if 1 + self.run_length(col, row, dc, dr, player) + self.run_length(col, row, -dc, -dr, player) >= 4:
+                return True
+        return False
 
     def is_winning_move(self, col, player=0):
         """Would dropping in `col` win at once for `player` (default: side to move)?"""
-        if not (0 <= col < WIDTH) or self.tops[col] >= TOP_ROW_END:
+        if not (0 <= col < self.cols) or self.tops[col] >= self.field_end:
             return False
-        return completes_four(self.cells, self.tops[col], player or self.turn)
+        return self.completes_four(col, self.height(col), player or self.turn)
 
     def is_winning_move_at(self, col, row, player):
         """Would a `player` disc at (col, row) make four, were the cell reachable?"""
-        return completes_four(self.cells, cell_index(col, row), player)
+        return self.completes_four(col, row, player)
 
     def play(self, col):
         """Drop the side to move's disc in 0-based `col`; return the row it landed in.
@@ -134,19 +197,20 @@ class Board:
         """
         if self.is_over():
             raise ValueError("game is over")
-        if not (0 <= col < WIDTH):
+        if not (0 <= col < self.cols):
             raise ValueError("no column %d" % (col + 1))
         index = self.tops[col]
-        if index >= TOP_ROW_END:
+        if index >= self.field_end:
             raise ValueError("column %d is full" % (col + 1))
         player = self.turn
         self.cells[index] = player
         self.tops[col] = index + STRIDE
         self.history[self.count] = col
         self.count += 1
-        if completes_four(self.cells, index, player):
+        row = index // STRIDE - 1
+        if self.completes_four(col, row, player):
             self.winner = player
-        return index // STRIDE - 1
+        return row
 
     def undo(self):
         """Take back the last move; return its column."""
@@ -166,11 +230,12 @@ class Board:
         On a bad move the board is left as it was and ValueError names the move
         and its 0-based index.
         """
-        trial = Board()
+        trial = Board("", self.cols, self.rows)
+        last = chr(ord("0") + self.cols)
         for i in range(len(moves)):
             ch = moves[i]
-            if ch < "1" or ch > "7":
-                raise ValueError("move %r at index %d: not a column 1-7" % (ch, i))
+            if ch < "1" or ch > last:
+                raise ValueError("move %r at index %d: not a column 1-%d" % (ch, i, self.cols))
             try:
                 trial.play(ord(ch) - ord("1"))
             except ValueError as e:
@@ -188,20 +253,18 @@ class Board:
         """The four (col, row) cells of the win, or None: the app blinks these."""
         if not self.winner:
             return None
-        cells = self.cells
-        for row in range(HEIGHT):
-            for col in range(WIDTH):
-                start = cell_index(col, row)
-                if cells[start] != self.winner:
+        for row in range(self.rows):
+            for col in range(self.cols):
+                if self.get(col, row) != self.winner:
                     continue
-                for d in DIRECTIONS:
-                    if run_length(cells, start, d, self.winner) >= 3:
-                        return [((start + k * d) % STRIDE, (start + k * d) // STRIDE - 1) for k in range(4)]
+                for dc, dr in DIRECTIONS:
+                    if self.run_length(col, row, dc, dr, self.winner) >= 3:
+                        return [(col + k * dc, row + k * dr) for k in range(4)]
         return None
 
     def __str__(self):
         rows = []
-        for row in range(HEIGHT - 1, -1, -1):
-            rows.append(" ".join(".XO"[self.get(col, row)] for col in range(WIDTH)))
-        rows.append("1 2 3 4 5 6 7")
+        for row in range(self.rows - 1, -1, -1):
+            rows.append(" ".join(".XO"[self.get(col, row)] for col in range(self.cols)))
+        rows.append(" ".join(str(c + 1) for c in range(self.cols)))
         return "\n".join(rows)
