@@ -7,7 +7,7 @@ from tools.bench import people
 
 def game(result, held, drops, first=True):
     return {"opp": "random", "first": first, "seed": 1, "result": result, "held": held,
-            "drops": drops, "book": 2, "searched": 3, "moves": ""}
+            "drops": drops, "book": 2, "searched": [100, 2000, 30000], "moves": ""}
 
 
 def test_a_game_is_kept_only_if_it_ends_at_least_as_well_as_the_best_held():
@@ -16,7 +16,8 @@ def test_a_game_is_kept_only_if_it_ends_at_least_as_well_as_the_best_held():
     w, d, lost, given, kept, clean, drops, booked, searched = people.tally(rows)
     assert (w, d, lost) == (2, 2, 2)
     assert (given, kept, clean) == (5, 3, 2)  # never held a draw: not counted; a win regained counts kept
-    assert drops == [6, 8, 10, 13] and (booked, searched) == (12, 18)
+    assert drops == [6, 8, 10, 13] and (booked, len(searched)) == (12, 18)
+    assert people.seconds(searched, 10000) == "1.07 / 3.00" and people.seconds([], 1) == "-"
     assert people.plies([2, 2, 6, 14, 14, 14]) == "2 x2, 6, 14 x3" and people.plies([]) == "none"
 
 
@@ -36,6 +37,8 @@ def test_a_real_game_against_the_random_mover_is_judged_and_cached(tmp_path):
     by = people.run(1, ("random",), cache=str(tmp_path), say=lambda text: None)
     first, second = by[("random", True)][0], by[("random", False)][0]
     assert first["moves"].startswith("4") and first["book"] >= 1 and first["held"] == 1
+    nodes = first["searched"] + second["searched"]  # each search's nodes (0: a win at once, no search)
+    assert nodes and all(n >= 0 for n in nodes) and max(nodes) > 0
     assert {first["result"], second["result"]} <= {"W", "D", "L"}
     if first["result"] == "W":
         assert len(first["moves"]) % 2 == 1  # the first player's disc ended it

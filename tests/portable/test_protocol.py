@@ -19,8 +19,10 @@ def test_go_answers_info_then_a_legal_bestmove():
     assert out[-1].startswith("bestmove ")
     col = int(out[-1].split()[1])
     assert 1 <= col <= 7 and p.board.can_play(col - 1)
-    infos = [line.split() for line in out[:-1]]
+    infos = [line.split() for line in out[:-2]]
     assert [int(w[2]) for w in infos] == [1, 2, 3, 4]
+    total = out[-2].split()  # the move's whole count: here its last iteration's
+    assert total[:2] == ["info", "nodes"] and int(total[2]) == int(infos[-1][6])
     for w in infos:
         assert w[0] == "info" and w[1] == "depth" and w[3] == "score" and w[5] == "nodes"
         int(w[4])
@@ -30,8 +32,9 @@ def test_go_answers_info_then_a_legal_bestmove():
 def test_go_nodes_limits_the_search():
     out, _, _ = session(["position", "go nodes 500"])
     assert out[-1].startswith("bestmove ")
-    for line in out[:-1]:
+    for line in out[:-2]:
         assert int(line.split()[6]) <= 501
+    assert out[-2].startswith("info nodes ") and 0 < int(out[-2].split()[2]) <= 501
 
 
 def test_takes_the_win():
@@ -110,8 +113,9 @@ def test_go_movetime_and_mixed_limits():
                          "go movetime 0", "go movetime 3600001", "go movetime x", "go movetime"])
     bests = [i for i, line in enumerate(out) if line.startswith("bestmove ")]
     assert len(bests) == 2
-    infos = [line.split() for line in out[bests[0] + 1:bests[1]]]
+    infos = [line.split() for line in out[bests[0] + 1:bests[1] - 1]]
     assert infos and all(int(w[2]) <= 3 and int(w[6]) <= 401 for w in infos)
+    assert out[bests[1] - 1].startswith("info nodes ") and int(out[bests[1] - 1].split()[2]) <= 401
     assert [line.split(" must")[0] for line in out[bests[1] + 1:]] == [
         "error movetime", "error movetime", "error movetime", "error go takes pairs: depth D, nodes N, movetime MS"]
 
@@ -154,8 +158,10 @@ def test_stop_during_a_search_ends_it_with_a_bestmove():
     assert best == [len(out) - 1]
     assert "readyok" in out  # answered at once, the search went on
     for line in out:
-        if line.startswith("info "):
+        if line.startswith("info depth "):
             assert int(line.split()[6]) < 10 * 256
+        elif line.startswith("info nodes "):
+            assert int(line.split()[2]) < 10 * 256
     assert p.backlog == ["position 4"]  # handled after the search
     assert lines.arriving == ["level 2"]  # not read yet: after the backlog
     assert p.board.count == 0 and p.player.level == 8
@@ -237,7 +243,7 @@ def test_a_new_position_starts_the_table_afresh_and_a_game_on_keeps_it():
     alone = session(["seed 1", "position 445344", "go depth 8"])[0]  # the same seed: the same ties
     on = session(game)[0]
     assert on[-1] == alone[-1]
-    nodes = lambda out: int(out[-2].split()[6])  # noqa: E731 (the last info line)
+    nodes = lambda out: int(out[-2].split()[2])  # noqa: E731 (the move's `info nodes N`)
     assert nodes(on[len(on) - len(alone):]) < nodes(alone)  # the first go's table served the second
     again = ["seed 1", "position 4453", "go depth 8"]  # two moves taken back; the same ties
     other = session(game + again)[0]

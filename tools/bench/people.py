@@ -45,7 +45,9 @@ import host_sim  # noqa: E402,F401
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
-from tools.common import ROOT, TOP_LEVEL, Say, sign  # noqa: E402
+from host_sim.world import chip_nodes_per_second  # noqa: E402
+from tools.book import lookup_cost  # noqa: E402
+from tools.common import CHIP_IPS, ROOT, TOP_LEVEL, Say, sign  # noqa: E402
 
 BOOK = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "bench", "people")
@@ -56,7 +58,7 @@ GAMES = 200  # per side per opponent (issue 19)
 SEED_BASE = 7_000_000  # the bench's seeds: SEED_BASE + 10,000 x opponent + 2 x game + side
 STOP_BOOK = "book"  # SearchResult.stopped of a book move
 VALUE = {"W": 1, "D": 0, "L": -1}
-GAME_FORMAT = 1  # bump when play() changes what it records: the cache then starts afresh
+GAME_FORMAT = 2  # bump when play() changes what it records: the cache then starts afresh
 
 
 def label(name):
@@ -90,9 +92,10 @@ class InProcess:
         self.ai = AIPlayer(level=level, seed=seed, book=_book(book))
 
     def choose(self, board):
-        """(0-based column, read from the book?)"""
+        """(0-based column, read from the book?, nodes searched)"""
         result = self.ai.choose(board)
-        return result.move, result.stopped == STOP_BOOK
+        booked = result.stopped == STOP_BOOK
+        return result.move, booked, 0 if booked else result.nodes
 
     def close(self):
         pass
@@ -128,17 +131,24 @@ class UnixPort:
         self.proc.stdin.flush()
 
     def choose(self, board):
+        """(0-based column, read from the book?, nodes searched: the protocol's
+        `info nodes N` line, the whole move's count)"""
         self._send("position %s\ngo\n" % board.moves_string())
         booked = False
+        nodes = None
         while True:
             line = self.proc.stdout.readline()
             if not line:
                 raise RuntimeError("the MicroPython engine ended: exit %s" % self.proc.wait())
             if line.startswith("bestmove "):
-                return int(line.split()[1]) - 1, booked
+                if nodes is None and not booked:
+                    raise RuntimeError("the MicroPython engine gave no `info nodes` line")
+                return int(line.split()[1]) - 1, booked, nodes or 0
             if line.startswith("error"):
                 raise RuntimeError("the MicroPython engine said %r" % line)
             booked = booked or line.startswith("info book")
+            if line.startswith("info nodes "):
+                nodes = int(line.split()[2])
 
     def close(self):
         try:
@@ -171,7 +181,7 @@ class _Plain:
         self._choose = choose
 
     def choose(self, board):
-        return self._choose(board), False
+        return self._choose(board), False, 0
 
     def close(self):
         pass
@@ -189,19 +199,20 @@ def play(job):
     other = opponent(opp, seed + 1, book, micropython)
     board = Board()
     ours = 1 if first else 2
-    held, drops, booked, searched = -1, [], 0, 0
+    held, drops, booked, searched = -1, [], 0, []
     try:
         while not board.is_over():
             if board.turn == ours:
                 moves = board.moves_string()
-                col, from_book = board_player.choose(board)
+                col, from_book, nodes = board_player.choose(board)
                 scores = judge.analyze(moves)
                 best = sign(max(s for s in scores if s is not None))
                 held = max(held, best)
                 if sign(scores[col]) < best:
                     drops.append(len(moves))
                 booked += from_book
-                searched += not from_book
+                if not from_book:
+                    searched.append(nodes)
             else:
                 col = other.choose(board)[0]
             board.play(col)
@@ -287,7 +298,7 @@ def run(games, opponents=OPPONENTS, jobs=1, micropython=None, book=BOOK, say=pri
 # ---------------------------------------------------------------- the table
 
 def tally(rows):
-    """(W, D, L, given, kept, clean, drop plies, book moves, searched moves) of
+    """(W, D, L, given, kept, clean, drop plies, book moves, nodes of each searched move) of
     games. given: games where the board held a draw or a win at one of its
     moves; kept: of those, the games that ended with at least the best value
     it held; clean: of those, the games without a single drop."""
@@ -298,7 +309,14 @@ def tally(rows):
     clean = sum(not g["drops"] for g in given)
     drops = sorted(p for g in rows for p in g["drops"])
     return (w, d, len(rows) - w - d, len(given), kept, clean, drops,
-            sum(g["book"] for g in rows), sum(g["searched"] for g in rows))
+            sum(g["book"] for g in rows), [n for g in rows for n in g["searched"]])
+
+
+def seconds(nodes, rate):
+    """'mean / max' seconds on the chip estimate of searches of `nodes` nodes."""
+    if not nodes:
+        return "-"
+    return "%.2f / %.2f" % (sum(nodes) / len(nodes) / rate, max(nodes) / rate)
 
 
 def plies(drops):
@@ -315,18 +333,28 @@ def plies(drops):
 def report(say, by, games, command):
     say("### Against people: the board (level %d with its book) as first and second player" % TOP_LEVEL)
     say()
-    say("| opponent | as | W-D-L | book / searched moves | held a %s | kept it | "
-        "without a drop | drops at ply |" % "win (1st) or draw/win (2nd)")
-    say("|---|---|---:|---:|---:|---:|---:|---|")
+    rate = chip_nodes_per_second()
+    say("| opponent | as | W-D-L | book / searched moves | searched: chip s mean / max | held a %s | "
+        "kept it | without a drop | drops at ply |" % "win (1st) or draw/win (2nd)")
+    say("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    every = []
     totals = {True: [0, 0, 0], False: [0, 0, 0]}
     share = lambda k, n: "%d (%.1f%%)" % (k, 100.0 * k / n) if n else "-"  # noqa: E731
     for (opp, first), rows in by.items():
         w, d, lost, given, kept, clean, drops, booked, searched = tally(rows)
         for i, n in enumerate((given, kept, clean)):
             totals[first][i] += n
-        say("| %s | %s | %d-%d-%d | %d / %d | %d | %s | %s | %s |" % (
-            label(opp), "first" if first else "second", w, d, lost, booked, searched, given,
-            share(kept, given), share(clean, given), plies(drops)))
+        every += searched
+        say("| %s | %s | %d-%d-%d | %d / %d | %s | %d | %s | %s | %s |" % (
+            label(opp), "first" if first else "second", w, d, lost, booked, len(searched),
+            seconds(searched, rate), given, share(kept, given), share(clean, given), plies(drops)))
+    say()
+    lookup, _ = lookup_cost.recorded()
+    say("Time a move on the chip estimate (nodes x tools/data/chip.txt's instructions per node "
+        "at 100 M instructions/s, %d nodes/s): searched moves %s s mean / max over all %d; "
+        "a book move %s." % (rate, seconds(every, rate), len(every),
+                             "%.2f ms (tools/data/book.txt's lookup, plus the flash reads)"
+                             % (lookup * 1000.0 / CHIP_IPS) if lookup else "not recorded"))
     say()
     for first in (True, False):
         given, kept, clean = totals[first]

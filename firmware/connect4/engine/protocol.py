@@ -4,8 +4,9 @@ One command a line in (str, or bytes that must be UTF-8), answers out through
 `write(line)`:
   position [digits]       set the position (no digits: empty board)
   go [depth D] [nodes N] [movetime MS]
-                          search; `info depth D score S nodes N` lines, then `bestmove C`
-                          (`info book` instead when the move is the opening book's)
+                          search; `info depth D score S nodes N` lines, `info nodes N`
+                          (the move's whole count), then `bestmove C` (`info book`
+                          instead when the move is the opening book's)
   stop                    ends a running search (its bestmove follows); alone, nothing
   level L | seed S | blunder P   options (blunder in percent, `blunder level` = the level's own)
   isready                 answers `readyok`
@@ -316,6 +317,8 @@ class Protocol:
         result = self.player.choose(self.board, poll=poll, info=self._info, **limits)
         if result.stopped == "book":
             self.write("info book")  # read from the opening book, not searched
+        else:
+            self.write("info nodes %d" % result.nodes)  # the move's whole count, every iteration
         self.write("bestmove %d" % (result.move + 1))
 
     def _poll(self):
