@@ -98,7 +98,7 @@ def test_the_menu_changes_settings_and_saves_them():
     rig.long_press()
     assert rig.app.state == MENU
     assert hue(rig.pixel(0, 0)) == "other"  # the first item's dot (white)
-    rig.turn(1)  # level
+    rig.turn(ITEMS.index("level"))
     rig.press()
     rig.turn(2)
     rig.press()

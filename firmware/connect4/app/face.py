@@ -16,7 +16,9 @@ shares the heap.
 Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
 """
+from connect4.engine.board import parse_size
 from connect4.app import store
+from connect4.app.render import fits, sizes
 from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
 from connect4.app.scroll import Scroller
@@ -26,8 +28,8 @@ from connect4.app.scroll import Scroller
 STATE_NAMES = ("intro", "play", "thinking", "drop", "over", "menu", "thinking", "thinking",
                "replay", "hint")
 SIDES = ("red", "yellow")
-SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness")
-_RESTARTS = ("mode", "level", "blunder")  # a change of these starts a new game (App._restart_for)
+SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
+_RESTARTS = ("mode", "level", "blunder", "size")  # a change of these starts a new game (App._restart_for)
 COLOURS = {"white": WHITE, "orange": ORANGE, "green": GREEN, "red": RED}  # for say()
 
 
@@ -100,16 +102,19 @@ class Face:
             "human": human_turn(app),
             "games": app.games,
             "brightness": app.settings["brightness"],
+            "columns": board.cols,
+            "rows": board.rows,
         }
 
     def settings(self):
-        """The settings and the statistics."""
+        """The settings and the statistics (of the size chosen: "stats" says which)."""
         app = self.app
         out = {}
         for key in SETTING_KEYS:
             out[key] = app.settings[key]
-        out["stats"] = {"ai": [list(t) for t in app.store.stats["ai"]],
-                        "two": list(app.store.stats["two"])}
+        size = app.settings["size"]
+        table = store.table(app.store.stats, size)
+        out["stats"] = {"ai": [list(t) for t in table["ai"]], "two": list(table["two"]), "size": size}
         return out
 
     def records(self):
@@ -120,11 +125,25 @@ class Face:
         return human_turn(self.app)
 
     def valid(self, key, value):
-        """Is `value` one the setting `key` may take (connect4.app.store)?"""
-        return store.valid(key, value)
+        """Is `value` one the setting `key` may take (connect4.app.store; a size, one this
+        panel shows: connect4.app.render.fits)?"""
+        if not store.valid(key, value):
+            return False
+        if key == "size":
+            d = self.app.display
+            return fits(d.width, d.height, *parse_size(value))
+        return True
 
     def can_play(self, col):
         return self.app.board.can_play(col)
+
+    def columns(self):
+        return self.app.board.cols
+
+    def sizes(self):
+        """The board sizes this panel shows ("4x4" ... "8x7"), smallest first."""
+        d = self.app.display
+        return sizes(d.width, d.height)
 
     def busy(self):
         """Is a command still waiting to be applied?"""
