@@ -115,6 +115,7 @@ class Face:
         size = app.settings["size"]
         table = store.table(app.store.stats, size)
         out["stats"] = {"ai": [list(t) for t in table["ai"]], "two": list(table["two"]), "size": size}
+        out["sizes"] = self.sizes()  # the sizes this panel shows
         return out
 
     def records(self):

@@ -18,8 +18,8 @@ Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
   POST /api/pair      {"code": "1234"} -> {"token": "..."}
   POST /api/move      {"column": 1-columns}; 409 when it is not a person's turn
   POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
-  GET  /api/settings  the settings, "stats" (of the size chosen: its "size") and
-                       "wifi": {"configured"}
+  GET  /api/settings  the settings, "stats" (of the size chosen: its "size"), "sizes"
+                       (those the panel shows) and "wifi": {"configured"}
   POST /api/settings  any of {"mode", "level", "first", "blunder", "brightness", "size"
                        ("8x7": one the panel shows, else 400), "wifi": {"ssid",
                        "password"}} ({"ssid": ""} forgets the network)
