@@ -62,7 +62,7 @@ in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
 Records (connect4.app.records): every game that ends, and every game left
 before its end (a new game, the demo), is appended to the records file.
 Each move is marked where a search proved its value (`marks`); `judge`, if
-set (the simulator's perfect solver), marks every move instead.
+set (the simulator's perfect solver), marks every move instead (of a board it solves).
 
 The game in progress (connect4.app.resume, `saved`): saved to flash after
 each move and hint, cleared when the game ends or is left (the demo's is
@@ -155,7 +155,7 @@ class App:
         menu.panel = (display.width, display.height)
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
-        self.judge = judge  # judge(moves) -> marks string (the simulator's perfect solver), or None
+        self.judge = judge  # judge(moves, size) -> marks string or None (the simulator's perfect solver)
         self.hints = [0, 0]
         self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
         self.marks = bytearray(b"?" * _MAX_DISCS)
@@ -622,9 +622,12 @@ class App:
 
     def _as_record(self, result, judge=None):
         """The game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
-        marks are judge(moves)'s if given, else the board's own."""
-        moves = self.board.moves_string()
-        marks = judge(moves) if judge is not None else bytes(self.marks[:self.board.count]).decode()
+        marks are judge(moves, size)'s if it knows them, else the board's own."""
+        board = self.board
+        moves = board.moves_string()
+        marks = judge(moves, board.size) if judge is not None else None
+        if marks is None:
+            marks = bytes(self.marks[:board.count]).decode()
         hints = self.hints
         return Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
                       (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
