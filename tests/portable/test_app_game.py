@@ -131,7 +131,8 @@ def green_digits(rig):
 
 def shown(rig):
     """(page, kind, number) the statistics page shows: kind 0 wins, 1 losses, 2 draws."""
-    kind, value = rig.app.menu._shown()
+    from connect4.app import stats
+    kind, value = stats.shown(rig.app.menu)
     return rig.app.menu.page, kind, value
 
 

@@ -6,7 +6,7 @@ commands (`move`, `new_game`, `change_settings`, `hint`): checked here,
 queued, and applied by the app at a safe point of its loop (App.step), never
 inside the AI's search; a new game or a change of mode, level or blunder
 stops a search under way at its next poll (`interrupt`). Settings go through
-the app's one rule (App.change_settings, the menu's too).
+the app's one rule (`change`, here, then App._restart_for, the menu's too).
 
 For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
 `set_pump()` gives the server its rounds (from the loop and from the
@@ -19,7 +19,7 @@ names cost the heap nothing otherwise.
 from connect4.engine.board import parse_size
 from connect4.app import store
 from connect4.app.render import fits, sizes
-from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT
+from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT, MENU, REPLAY
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
 from connect4.app.scroll import Scroller
 
@@ -51,14 +51,36 @@ def _apply_move(app, col, now):
         app.drop(col, now)
 
 
+def change(app, data, now, new_game=False):
+    """Settings from elsewhere than the menu (the page): saved, then the menu's rule
+    (App._restart_for); new_game: a new game in any case. In the menu (or a replay, which
+    goes back to it) the changes wait for the menu to close, as its own would. (Here, not
+    in the App: only the page changes settings so, and this module loads with Wi-Fi.)"""
+    settings = app.settings
+    changed = [key for key in data if settings[key] != data[key]]
+    for key in data:
+        settings[key] = data[key]
+    if "brightness" in changed:
+        app._set_brightness(settings["brightness"])
+    app.store.save()
+    app.interrupt = False
+    if app.state == MENU or app.state == REPLAY:
+        for key in changed:
+            if key not in app.menu.changed:
+                app.menu.changed.append(key)
+        if not new_game:
+            return
+    app._restart_for(changed, now, new_game)
+
+
 def _apply_settings(app, data, now):
     app.last_input = now
-    app.change_settings(data, now)  # the menu's rule: a new level is a new game
+    change(app, data, now)  # the menu's rule: a new level is a new game
 
 
 def _apply_new(app, data, now):
     app.last_input = now
-    app.change_settings(data, now, True)
+    change(app, data, now, True)
 
 
 def _apply_hint(app, arg, now):
@@ -164,7 +186,7 @@ class Face:
         app.commands.append((_apply_settings, data))
         for key in _RESTARTS:
             if key in data and data[key] != app.settings[key]:
-                app.interrupt = True  # a new game comes (App.change_settings): stop the search
+                app.interrupt = True  # a new game comes (change): stop the search
                 break
 
     def hint(self):

@@ -53,7 +53,8 @@ The search runs as in THINK (a press stops it), the cursor moves to its move
 and blinks quickly there until it moves; the player still decides. Hints are
 counted in the statistics and per side in the game's record.
 
-Settings: one rule for the menu and the page (`_restart_for`, `change_settings`): a
+Settings: one rule for the menu and the page (`_restart_for`; the page's changes
+arrive through connect4.app.face, loaded only with Wi-Fi): a
 new mode, level, blunder or board size starts a new game (the one left is recorded at its
 own levels); the AI always plays at the game's levels (`game_levels`), also
 in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
@@ -210,10 +211,6 @@ class App:
     def _elapsed(self, now):
         """ms in the current state."""
         return self.clock.ticks_diff(now, self.state_since)
-
-    def _emit(self, kind, data):
-        if self.listener is not None:
-            self.listener(kind, data)
 
     # ---- the state machine
     def start(self):
@@ -516,26 +513,6 @@ class App:
             return False
         return True
 
-    def change_settings(self, data, now, new_game=False):
-        """Settings from elsewhere than the menu (the page): saved, then the menu's rule
-        (_restart_for); new_game: a new game in any case. In the menu (or a replay, which
-        goes back to it) the changes wait for the menu to close, as its own would."""
-        settings = self.settings
-        changed = [key for key in data if settings[key] != data[key]]
-        for key in data:
-            settings[key] = data[key]
-        if "brightness" in changed:
-            self._set_brightness(settings["brightness"])
-        self.store.save()
-        self.interrupt = False
-        if self.state == MENU or self.state == REPLAY:
-            for key in changed:
-                if key not in self.menu.changed:
-                    self.menu.changed.append(key)
-            if not new_game:
-                return
-        self._restart_for(changed, now, new_game)
-
     def _fix_cursor(self):
         """Keep the cursor on a playable column (nearest to where it was)."""
         board = self.board
@@ -599,11 +576,12 @@ class App:
         self._record(result)
         if self.saved is not None:
             self.saved.clear()  # recorded: no longer in progress
-        self._emit("game", {
-            "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
-            "first": self.first_side,
-            "levels": self.game_levels,
-        })
+        if self.listener is not None:  # (no dict made for nobody)
+            self.listener("game", {
+                "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
+                "first": self.first_side,
+                "levels": self.game_levels,
+            })
         self._go(OVER, now)
 
     # ---- the record

@@ -21,7 +21,8 @@ long press anywhere, leaves the menu.
     games       a white triangle (play); press for the list of recorded games
     back        <
 
-Statistics pages (of the board size chosen: store.table): one per AI level (its dot lit on the top row), then one
+Statistics pages (of the board size chosen: store.table; drawn by
+connect4.app.stats, loaded when first opened): one per AI level (its dot lit on the top row), then one
 for two players (a red and a yellow dot); turning changes the page, a press
 goes back. Each page shows its numbers in turn, 1.5 s each: wins (green),
 losses (red), draws (blue); for two players red wins, yellow wins, draws.
@@ -31,7 +32,6 @@ Games list: connect4.app.replay's, loaded when first opened; a press on a
 game makes event() return its Record (the app replays it).
 """
 from micropython import const
-from time import ticks_diff
 
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.hw.display import mix
@@ -47,8 +47,6 @@ _STATS = const(7)
 _GAMES = const(8)
 _BACK = const(9)
 _MODE_TEXT = const(("AI", "2P", "DM"))
-AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
-TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
 PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
 SHOW_MS = const(1500)
 
@@ -161,7 +159,8 @@ class Menu:
             self.games.render(display, gy)
             return
         if self.page >= 0:
-            self._render_page(display, gy)
+            from connect4.app import stats  # loaded when first needed
+            stats.render(self, display, gy)
             return
         first = max(0, self.item - w + 1)  # a narrow panel shows the items near the chosen one
         for i in range(first, len(ITEMS)):
@@ -237,33 +236,3 @@ class Menu:
     def table(self):
         """The statistics of the board size chosen ({"ai", "two"}: connect4.app.store)."""
         return store.table(self.stats, self.settings["size"])
-
-    def _shown(self):
-        """(kind 0-2, value) that the statistics page shows now."""
-        if self.page == PAGES - 1:
-            return 0, self.stats.get("hints", 0)
-        kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
-        if self.page < store.MAX_LEVEL:
-            return kind, self.table()["ai"][self.page][kind]
-        return kind, self.table()["two"][kind]
-
-    def _render_page(self, display, gy):
-        page = self.page
-        kind, value = self._shown()
-        if page == PAGES - 1:  # hints
-            for x in range(3):
-                display.set(x, 0, WHITE)
-            draw_number(display, value, 0, gy, WHITE)
-            return
-        if page < store.MAX_LEVEL:
-            for x in range(min(display.width, store.MAX_LEVEL)):
-                display.set(x, 0, WHITE if x == min(page, display.width - 1) else DIM)
-            colors = AI_COLORS
-        else:
-            display.set(0, 0, RED)
-            display.set(1, 0, YELLOW)
-            colors = TWO_COLORS
-        if gy > 1:
-            for i in range(3):
-                display.set(i, 1, colors[i] if i == kind else DIM)
-        draw_number(display, value, 0, gy, colors[kind])
