@@ -51,8 +51,8 @@ def check(s):
     if app.state == PLAY and not app.ai_to_move():
         assert board.can_play(app.cursor)
         side = "red" if app.side_to_move() == 0 else "yellow"
-        if app.cursor == app.hint_col:  # a hint blinks on and off
-            assert hue(s.panel.rgb(app.cursor, app.layout.hover_y)) in (side, "off")
+        if app.cursor == app.hint_col:  # a hint blinks on and off (off: dark, or the hover row's glow)
+            assert hue(s.panel.rgb(app.cursor, app.layout.hover_y)) not in ({"red", "yellow"} - {side})
         else:
             assert hue(s.panel.rgb(app.cursor, app.layout.hover_y)) == side
 
