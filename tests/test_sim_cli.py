@@ -80,7 +80,7 @@ def test_python_m_host_sim_runs_the_simulator():
     (b"0 press\n\xff\xfe 12\n", "line 2 is not UTF-8"),
     (b"0 press\nsoon press\n", "script line 2: expected 'TIME ACTION [ARG]'"),
     (b"0 jump\n", "unknown action 'jump'"),
-    (b"0 long\n+1500 menu wlan\n", "script line 2: expected 'TIME menu ITEM [MS]', ITEM one of mode, size, level"),
+    (b"0 long\n+1500 menu wlan\n", "script line 2: expected 'TIME menu ITEM [MS]', ITEM one of mode, level"),
 ])
 def test_bad_scripts_are_one_clear_line(tmp_path, content, needle):
     path = tmp_path / "input.script"

@@ -500,7 +500,8 @@ class App:
 
     def _restart_for(self, changed, now, leaving):
         """The one rule for changed settings, the menu's and the page's: a new mode, level,
-        blunder or size starts a new game (on a board of the size: board_for) (the game left is recorded at its own levels); the rest
+        blunder or size starts a new game (the game left is recorded at its own levels and
+        size; the new one is on a board of the size: board_for); the rest
         (first, brightness) apply from now on. leaving: a new game in any case (the menu
         closed from the demo, or with no game to go back to). True if a game started."""
         mode = self._mode_index(self.settings["mode"])
@@ -609,7 +610,7 @@ class App:
         hints = self.hints
         return Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
                       (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
-                      0, self.board.size)
+                      0, board.size)
 
     def _record(self, result):
         """Append the game to the records."""

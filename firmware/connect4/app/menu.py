@@ -8,13 +8,13 @@ long press anywhere, leaves the menu.
 
     item        picture
     mode        AI / 2P / DM (vs AI, two players, demo)
-    size        the board: its columns x rows in blue cells at the bottom left (a red
-                and a yellow disc in its corner); the sizes this panel can show
-                (connect4.app.render.sizes), 4x4 first; a change starts a new game
     level       a rising bar of 1..8 columns (the digit on a 7-wide panel)
     first       who starts: a red disc, a yellow disc, both (alternate), L (the loser)
     blunder     the AI's blunder chance in percent, L = the level's own
     brightness  a bar of 1..7
+    size        the board: its columns x rows in blue cells at the bottom left (a red
+                and a yellow disc in its corner); the sizes this panel can show
+                (connect4.app.render.sizes), 4x4 first; a change starts a new game
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
                 the address again (connect4/net/link.py); off by default at power-on
     stats       three bars (wins, losses, draws at the current level); press for numbers
@@ -41,7 +41,7 @@ from connect4.app.render import sizes
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, WHITE, DIM, RED,
                                  YELLOW, GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 
-ITEMS = ("mode", "size", "level", "first", "blunder", "brightness", "wifi", "stats", "games", "back")
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "stats", "games", "back")
 _WIFI = const(6)
 _STATS = const(7)
 _GAMES = const(8)
