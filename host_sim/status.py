@@ -31,8 +31,9 @@ def menu_text(m):
         r = m.games.chosen
         if r is None:
             return "games: none recorded yet"
-        return "games: game %d, %s, %s, %d moves (press: replay)" % (
-            r.number, setting_text("mode", r.mode), RESULTS[r.result], len(r.moves))
+        return "games: game %d, %s%s, %s, %d moves (press: replay)" % (
+            r.number, setting_text("mode", r.mode), "" if r.size == "7x6" else " on " + r.size,
+            RESULTS[r.result], len(r.moves))
     if m.page == menu_mod.PAGES - 1:
         return "stats: hints %d" % m.stats.get("hints", 0)
     if m.page >= 0:
