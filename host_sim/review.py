@@ -1,9 +1,10 @@
 """Reviews of recorded games with the host's perfect solver (tools/bench/perfect.py, bitbully).
 
 The board marks a move only where its own search proved the value; on the
-host every move can be judged. `judge(moves)` gives a record's MARKS field
-for every move (the simulator sets it as the app's `judge`, so its records
-are marked throughout); `review(record)` is the text that
+host every move of a 7x6 game can be judged (bitbully solves 7x6 only: a
+game on another board keeps the board's own marks, and its review says so).
+`judge(moves, size)` gives a record's MARKS field for every move (the
+simulator sets it as the app's `judge`, so its 7x6 records are marked throughout); `review(record)` is the text that
 `python -m host_sim.sim --review FILE-OR-LINE` prints: each move, its value
 for the side that played it, the board's own mark, and where the result
 changed hands, with the moves that would have kept it.
@@ -38,9 +39,13 @@ def _mark(score):
     return "W" if score < 0 else "L" if score > 0 else "D"
 
 
-def judge(moves):
-    """MARKS for every move of `moves` (1-based column digits), from the perfect solver."""
+def judge(moves, size="7x6"):
+    """MARKS for every move of `moves` (1-based column digits), from the perfect solver
+    (all "?" without it); None on a board it does not solve (other than 7x6): the
+    board's own marks stand."""
     from connect4.engine.board import Board
+    if size != "7x6":
+        return None
     solver = _perfect()
     if solver is None:
         return "?" * len(moves)
@@ -68,13 +73,16 @@ def _who(record, side):
 
 def review(record):
     """The review of one Record as text."""
-    solver = _perfect()
+    solver = _perfect() if record.size == "7x6" else None
     perfect = judge(record.moves) if solver is not None else ""
     result = ("red wins", "yellow wins", "a draw", "abandoned")[record.result]
-    lines = ["game %d, %s: %s vs %s, %s starts, %s; hints: red %d, yellow %d" % (
-        record.number, record.mode, _who(record, 0), _who(record, 1), SIDE_NAMES[record.first],
+    lines = ["game %d, %s%s: %s vs %s, %s starts, %s; hints: red %d, yellow %d" % (
+        record.number, record.mode, "" if record.size == "7x6" else " on " + record.size,
+        _who(record, 0), _who(record, 1), SIDE_NAMES[record.first],
         result, record.hints[0], record.hints[1])]
-    if solver is None:
+    if record.size != "7x6":
+        lines.append("(the perfect solver knows the 7x6 board only: the board's own marks)")
+    elif solver is None:
         lines.append("(no perfect solver here: pip install bitbully bitbully-databases; "
                      "the board's own marks only)")
     start = (solver.solve("") if solver is not None else None)
@@ -114,12 +122,12 @@ def read_records(source):
         record = parse(source)
         if record is None:
             raise ValueError("%r is neither a file nor a game record line "
-                             "(NUMBER MODE FIRST LEVELS RESULT HINTS MOVES MARKS)" % source)
+                             "(NUMBER MODE FIRST LEVELS RESULT HINTS MOVES MARKS [SIZE])" % source)
         found = [record]
-    from connect4.engine.board import Board
+    from connect4.engine.board import Board, parse_size
     for record in found:
         try:
-            Board(record.moves)
+            Board(record.moves, *parse_size(record.size))
         except ValueError as e:
             raise ValueError("game %d: its moves are not a game: %s" % (record.number, e))
     return found

@@ -15,6 +15,10 @@ statistics persist between runs; --temp-flash runs on a throwaway one.
 
 The preset is config.py's PRESET unless --preset names another.
 
+--size COLSxROWS plays on another board (4x4 to 8x7, as far as the preset's panel
+shows it; saved like a menu change, as --mode and --level are); the terminal
+draws the panel as it is, whatever the board on it.
+
 --headless runs on a virtual clock without drawing and prints each game's
 moves and result; --script FILE plays timed input (lines `TIME ACTION [ARG]`,
 TIME in ms or +ms after the previous line; actions: left, right, press, long,
@@ -87,6 +91,15 @@ def seconds(text):
     return value
 
 
+def board_size(text):
+    """--size: "8x7" (columns x rows, 4x4 to 8x7) -> the size's name."""
+    from connect4.engine.board import parse_size, size_name
+    try:
+        return size_name(*parse_size(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
 def port_number(text):
     try:
         value = int(text)
@@ -118,6 +131,8 @@ def parse_args(argv, prog="make sim"):
     p.add_argument("--mode", choices=MODES, help="start in this mode (saved like a menu change)")
     p.add_argument("--level", type=int, choices=range(1, 9), metavar="1-8",
                    help="the AI's level (saved like a menu change)")
+    p.add_argument("--size", type=board_size, metavar="COLSxROWS",
+                   help="the board: 4x4 to 8x7, as the panel shows (default 7x6; saved like a menu change)")
     p.add_argument("--seed", type=int, default=None, help="AI and demo randomness (default: fresh)")
     p.add_argument("--script", metavar="FILE", help="timed input events")
     p.add_argument("--headless", action="store_true",
@@ -222,17 +237,25 @@ def check_hardware(cfg):
 
 
 def preset_settings(args, cfg):
-    """--mode/--level: change the saved settings, as the menu would: a change leaves the
-    game in progress kept on the flash (connect4.app.resume), recorded as abandoned."""
-    if args.mode is None and args.level is None:
+    """--mode/--level/--size: change the saved settings, as the menu would: a change leaves
+    the game in progress kept on the flash (connect4.app.resume), recorded as abandoned.
+    UsageError for a size the preset's panel cannot show."""
+    if args.mode is None and args.level is None and args.size is None:
         return
     from connect4.app.assemble import settings_store
+    from connect4.app.render import sizes
+    if args.size is not None and args.size not in sizes(cfg["width"], cfg["height"]):
+        shown = sizes(cfg["width"], cfg["height"])
+        raise UsageError("--size %s: the %dx%d panel of preset %s shows %s to %s" % (
+            args.size, cfg["width"], cfg["height"], cfg.get("preset"), shown[0], shown[-1]))
     store = settings_store(cfg)
     before = dict(store.settings)
     if args.mode is not None:
         store.settings["mode"] = args.mode
     if args.level is not None:
         store.settings["level"] = args.level
+    if args.size is not None:
+        store.settings["size"] = args.size
     store.save()
     if store.settings != before:
         leave_game(cfg["flash_dir"])
@@ -242,14 +265,14 @@ def leave_game(flash):
     """The game in progress on the flash, if any, recorded as abandoned and no longer kept."""
     from connect4.app.records import Records
     from connect4.app.resume import SavedGame
-    from connect4.engine.board import Board
+    from connect4.engine.board import Board, parse_size
     from connect4.engine.rng import Rng
     saved = SavedGame(flash + "game.txt")
-    got = saved.load(Board(), Rng())
+    got = saved.load(lambda size: Board("", *parse_size(size)), Rng())  # the game's own size
     if got is not None:
         record = got[0]
         if JUDGE[0] is not None:  # the simulator's marks, as for every record it writes
-            record.marks = JUDGE[0](record.moves)
+            record.marks = JUDGE[0](record.moves, record.size) or record.marks
         Records(flash + "games.txt").append(record)
         saved.clear()
 

@@ -31,17 +31,19 @@ def menu_text(m):
         r = m.games.chosen
         if r is None:
             return "games: none recorded yet"
-        return "games: game %d, %s, %s, %d moves (press: replay)" % (
-            r.number, setting_text("mode", r.mode), RESULTS[r.result], len(r.moves))
+        return "games: game %d, %s%s, %s, %d moves (press: replay)" % (
+            r.number, setting_text("mode", r.mode), "" if r.size == "7x6" else " on " + r.size,
+            RESULTS[r.result], len(r.moves))
     if m.page == menu_mod.PAGES - 1:
         return "stats: hints %d" % m.stats.get("hints", 0)
     if m.page >= 0:
         kind = (ticks_diff(m.now, m.page_since) // menu_mod.SHOW_MS) % 3
+        size = m.settings["size"]
         if m.page < MAX_LEVEL:
-            return "stats: level %d %s %d" % (m.page + 1, ("wins", "losses", "draws")[kind],
-                                              m.stats["ai"][m.page][kind])
-        return "stats: two players %s %d" % (("red wins", "yellow wins", "draws")[kind],
-                                             m.stats["two"][kind])
+            return "stats %s: level %d %s %d" % (size, m.page + 1, ("wins", "losses", "draws")[kind],
+                                                 m.table()["ai"][m.page][kind])
+        return "stats %s: two players %s %d" % (size, ("red wins", "yellow wins", "draws")[kind],
+                                                m.table()["two"][kind])
     key = menu_mod.ITEMS[m.item]
     if key in m.settings:
         return "menu: %s = %s%s" % (key, setting_text(key, m.settings[key]),
@@ -73,6 +75,8 @@ def status_line(app, last_game=None, save_error=None):
         text += "vs AI level %d" % (app.game_levels[1] or app.settings["level"])  # the game's; none yet: the next one's
     else:
         text += "two players"
+    if app.board.size != "7x6":
+        text += " on " + app.board.size
     state = app.state
     text += " | " + STATE_NAMES[state]
     if state == game.REPLAY and app.replay is not None:

@@ -6,9 +6,13 @@ import tempfile
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from connect4.engine.board import Board
+from connect4.app import menu as menu_mod
 from connect4.app.game import PLAY, THINK, CHOSEN, HELD, OVER, MENU
 from host_sim.world import Sim, now_ms
 from fakes import hue, assert_board_shown
+from checks import ai_plays_every_size
+
+AI_SIZES = ai_plays_every_size()  # until the engine plays every size, the runs keep to 7x6
 
 KINDS = ["left", "right", "bounce-left", "bounce-right", "left", "right",
          "press", "bounce-press", "press", "press",
@@ -34,7 +38,7 @@ def check(s):
     app = s.app
     board = app.board
     # the game is a legal game: replaying its moves gives the same position
-    replay = Board(board.moves_string())
+    replay = Board(board.moves_string(), board.cols, board.rows)
     assert bytes(replay.cells) == bytes(board.cells)
     assert board.winner == replay.winner
     if app.banner is not None:  # Wi-Fi's address scrolls over every state until done or input
@@ -47,10 +51,10 @@ def check(s):
     if app.state == PLAY and not app.ai_to_move():
         assert board.can_play(app.cursor)
         side = "red" if app.side_to_move() == 0 else "yellow"
-        if app.cursor == app.hint_col:  # a hint blinks on and off
-            assert hue(s.panel.rgb(app.cursor, 0)) in (side, "off")
+        if app.cursor == app.hint_col:  # a hint blinks on and off (off: dark, or the hover row's glow)
+            assert hue(s.panel.rgb(app.cursor, app.layout.hover_y)) not in ({"red", "yellow"} - {side})
         else:
-            assert hue(s.panel.rgb(app.cursor, 0)) == side
+            assert hue(s.panel.rgb(app.cursor, app.layout.hover_y)) == side
 
 
 @settings(max_examples=12, deadline=None, derandomize=True,
@@ -58,6 +62,9 @@ def check(s):
 @given(st.lists(STEP, min_size=150, max_size=300), st.sampled_from(["encoder", "buttons"]),
        st.sampled_from(["ai", "two"]))
 def test_random_input_keeps_the_board_sane(steps, preset, mode):
+    sizes = menu_mod.sizes
+    if not AI_SIZES:  # (the hint and the demo search too)
+        menu_mod.sizes = lambda width, height: ["7x6"]
     with tempfile.TemporaryDirectory() as flash:
         s = Sim(flash, preset=preset, seed=len(steps),
                 overrides={"idle_dim_ms": 20000, "demo_idle_ms": 30000})
@@ -80,7 +87,9 @@ def test_random_input_keeps_the_board_sane(steps, preset, mode):
             # every finished game was reported once, and counted once in the statistics
             assert s.app.games == len(s.games)
             stats = s.store.stats
-            recorded = sum(sum(t) for t in stats["ai"]) + sum(stats["two"])
+            tables = [stats] + list(stats["sizes"].values())  # 7x6 and each other size played
+            recorded = sum(sum(sum(t) for t in k["ai"]) + sum(k["two"]) for k in tables)
             assert recorded == len([g for g in s.games if g["mode"] != "demo"]), (stats, s.games)
         finally:
             s.close()
+            menu_mod.sizes = sizes

@@ -12,6 +12,7 @@ import neopixel
 from host_sim.clock import CLOCK
 from host_sim.world import Sim, Controls, Panel, parse_script, now_ms, load_config
 from connect4 import boot
+from connect4.app import menu as menu_mod
 from connect4.app.game import PLAY, OVER
 from fakes import hue, assert_board_shown
 
@@ -487,6 +488,33 @@ def test_the_status_line_says_who_won_and_no_internal_values(sim):
     for _ in range(3):
         s.do("right", settle=20)
     assert s.status() == "menu: blunder = the level's own"
+
+
+def test_the_status_line_names_a_board_other_than_7x6_and_its_statistics(sim):
+    s = sim(seed=4)
+    s.store.settings.update({"mode": "two", "first": "red", "size": "5x4"})
+    s.run_for(1600)
+    assert s.status() == "two players on 5x4 | play: red to move"
+    for col in (2, 3, 2, 3, 2, 3, 2):  # red's four in column 3
+        while s.app.cursor != col:
+            s.do("right" if col > s.app.cursor else "left", settle=40)
+        s.do("press")
+        s.run_until(lambda: s.app.state in (PLAY, OVER))
+    assert s.status() == "two players on 5x4 | over: red wins"
+    s.do("long")
+    for _ in range(menu_mod.ITEMS.index("size")):
+        s.do("right", settle=20)
+    assert s.status() == "menu: size = 5x4"
+    for _ in range(menu_mod.ITEMS.index("stats") - menu_mod.ITEMS.index("size")):
+        s.do("right", settle=20)
+    s.do("press")
+    for _ in range(menu_mod.PAGES - 2 - s.app.menu.page):  # to the two players' page
+        s.do("right", settle=20)
+    assert s.status() == "stats 5x4: two players red wins 1"
+    s.do("press")
+    s.do("right", settle=20)
+    s.do("press")
+    assert s.status() == "games: game 1, two players on 5x4, red won, 7 moves (press: replay)"
 
 
 def test_the_status_line_of_level_1_never_shows_an_empty_search(sim):

@@ -11,13 +11,12 @@ import pytest
 from PIL import Image, ImageChops, ImageSequence
 
 from connect4.app.render import Layout
-from connect4.engine.board import Board, WIDTH, HEIGHT
+from connect4.engine.board import Board, parse_size
 from host_sim.record import read_leds
 from tools.docs import pictures
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PANEL = 8  # the encoder preset's 8x8 panel
-LAYOUT = Layout(PANEL, PANEL)
 LAST_MS = 1500  # the final position: what the last 1.5 s show (a winning four blinks)
 
 
@@ -30,6 +29,12 @@ def hue(rgb):
     return "yellow" if g > r / 2 else "red"
 
 
+def board_of(size):
+    """(cols, rows, Layout) of a board size on the panel."""
+    cols, rows = parse_size(size)
+    return cols, rows, Layout(PANEL, PANEL, cols, rows)
+
+
 def frames(path):
     """[(duration ms, [colour of each LED])] of a picture, in order."""
     out = []
@@ -39,17 +44,18 @@ def frames(path):
     return out
 
 
-def position(leds):
-    """{(col, row): colour} of the discs on the 7x6 board."""
-    return {(c, r): leds[c + LAYOUT.cell_y(r) * PANEL] for c in range(WIDTH) for r in range(HEIGHT)
-            if leds[c + LAYOUT.cell_y(r) * PANEL] in ("red", "yellow")}
+def position(leds, size="7x6"):
+    """{(col, row): colour} of the discs on the board of `size` (at the panel's bottom left)."""
+    cols, rows, layout = board_of(size)
+    return {(c, r): leds[c + layout.cell_y(r) * PANEL] for c in range(cols) for r in range(rows)
+            if leds[c + layout.cell_y(r) * PANEL] in ("red", "yellow")}
 
 
-def final_position(shown):
+def final_position(shown, size="7x6"):
     """The discs lit at any time in the last LAST_MS (a blinking disc counts)."""
     seen, t = {}, 0
     for duration, leds in reversed(shown):
-        for cell, colour in position(leds).items():
+        for cell, colour in position(leds, size).items():
             assert seen.setdefault(cell, colour) == colour, (cell, colour)
         t += duration
         if t >= LAST_MS:
@@ -57,10 +63,11 @@ def final_position(shown):
     return seen
 
 
-def same_game(discs, moves):
+def same_game(discs, moves, size="7x6"):
     """Do the discs show the position after `moves` (one colour per player, either way round)?"""
-    board = Board(moves)
-    want = {(c, r): board.get(c, r) for c in range(WIDTH) for r in range(HEIGHT) if board.get(c, r)}
+    cols, rows, _ = board_of(size)
+    board = Board(moves, cols, rows)
+    want = {(c, r): board.get(c, r) for c in range(cols) for r in range(rows) if board.get(c, r)}
     if set(want) != set(discs):
         return False
     colours = {}
@@ -83,10 +90,11 @@ def made(tmp_path_factory):
 @pytest.mark.parametrize("name, caption, shows", pictures.PICTURES)
 def test_each_picture_shows_what_its_caption_says(made, name, caption, shows):
     got = made[name]
+    size = pictures.size_of(name)
     shown = frames(got["path"])
-    final = final_position(shown)
+    final = final_position(shown, size)
     if "unfinished" in shows:
-        assert got["unfinished"] and same_game(final, got["unfinished"]), (got, final)
+        assert got["unfinished"] and same_game(final, got["unfinished"], size), (got, final)
     else:  # the game the run recorded
         assert len(got["records"]) == 1 and same_game(final, got["records"][0]), (got, final)
     menus = [i for i, (_, leds) in enumerate(shown) if is_menu(leds)]
@@ -117,3 +125,5 @@ def test_a_picture_of_something_else_fails_the_check():
     assert not same_game({(3, 0): "red"}, "45")
     assert same_game({(3, 0): "red", (4, 0): "yellow"}, "45")
     assert not same_game({(3, 0): "red", (4, 0): "red"}, "45")
+    assert same_game({(3, 0): "red", (7, 0): "yellow"}, "48", "8x7")  # the eighth column
+    assert not same_game({(3, 0): "red", (7, 0): "yellow"}, "47", "8x7")

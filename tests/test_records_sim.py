@@ -148,3 +148,25 @@ def test_review_of_moves_that_go_on_after_a_win_says_so(tmp_path):
     r = sim(["--review", "3 two r 0/0 r 0/0 12121212 ????????"])
     assert r.returncode == 2 and "game 3: its moves are not a game" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_size_option_plays_a_5x4_game_recorded_with_its_size_and_reviewed(tmp_path):
+    """--size 5x4 between two players: red makes four in column 3 (the centre) on the 5x4
+    board, the record says 5x4, and its review says the perfect solver knows 7x6 only."""
+    script = tmp_path / "five.script"
+    script.write_text("2600 wait\n" + "".join(
+        "+350 press\n+450 wait\n+220 %s\n" % ("right" if k % 2 == 0 else "left") for k in range(6))
+        + "+350 press\n+900 quit\n")
+    flash = str(tmp_path / "flash")
+    r = sim(["--headless", "--mode", "two", "--size", "5x4", "--seed", "7", "--flash", flash,
+             "--script", str(script)])
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^game 1, two players: .* moves 3434343, red wins", r.stdout, re.M), r.stdout
+    line = record_lines(flash)[-1]
+    record = parse(line)
+    assert record.size == "5x4" and record.moves == "3434343" and line.endswith(" 5x4")
+    assert review.judge(record.moves, "5x4") is None  # the board's own marks stand
+    r = sim(["--review", line])
+    assert r.returncode == 0, r.stderr
+    assert "game 1, two on 5x4:" in r.stdout and "knows the 7x6 board only" in r.stdout
+    assert len(re.findall(r"^\s+\d+\s+(red|yellow)", r.stdout, re.M)) == 7

@@ -57,6 +57,9 @@ def copy_project(tmp_path, config_edit=None):
     (["--games", "-1"], "--games"),
     (["--games", "0"], "--games"),
     (["--games", "two"], "--games"),
+    (["--size", "9x9"], "--size"),
+    (["--size", "8x8"], "--size"),
+    (["--size", "big"], "--size"),
 ])
 def test_bad_numbers_are_refused(tmp_path, args, needle):
     flash = str(tmp_path / "flash")  # (old code: --seconds nan ran for ever)
@@ -337,3 +340,12 @@ def test_temp_flash_is_removed_when_the_terminal_closes(tmp_path, monkeypatch):
     finally:
         s.close()
     assert os.listdir(tmp_path) == []
+
+
+def test_a_size_the_panel_cannot_show_is_one_clear_line(tmp_path):
+    from host_sim import sim
+    args = sim.parse_args(["--size", "8x7", "--flash", str(tmp_path)])
+    cfg = {"width": 7, "height": 7, "preset": "encoder", "flash_dir": str(tmp_path) + "/"}
+    with pytest.raises(sim.UsageError, match="--size 8x7: the 7x7 panel of preset encoder shows 4x4 to 7x6"):
+        sim.preset_settings(args, cfg)
+    assert not os.listdir(str(tmp_path))  # nothing saved

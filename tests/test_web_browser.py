@@ -368,3 +368,30 @@ def test_the_board_plays_with_the_keyboard_and_speaks_to_a_screen_reader(browser
         browser.switch_to.active_element.send_keys(Keys.SPACE)
         board.wait(lambda: board.app.board.moves_string() == "44", what="yellow in column 4")
         board.wait(lambda: "Yellow played column 4" in live.text, what="the second move said")
+
+
+def test_the_page_draws_any_board_size_and_changes_it(browser, tmp_path):
+    """An 8x7 board as the page opens (8 columns of 7 cells, the eighth playable, the
+    matrix showing it), then a new 5x4 game from the page's board choice: redrawn."""
+    from selenium.webdriver.support.ui import Select
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red", "size": "8x7"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "8x7 board" in browser.find_element("id", "kind").text, what="the size said")
+        assert len(browser.find_elements("css selector", ".col")) == 8
+        assert len(browser.find_elements("css selector", ".cell")) == 56
+        pair_page(browser, board)
+        browser.find_element("css selector", '.cell[data-col="8"][data-row="7"]').click()
+        board.wait(lambda: disc(browser, 8, 1) == "red", what="the red disc in column 8")
+        board.wait(lambda: matrix_red(board, 8, 1), what="the red disc on the matrix")
+        assert browser.find_elements("css selector", ".col")[7].get_attribute("aria-label") == \
+            "column 8, 6 free (from the bottom: red)"
+        sizes = Select(browser.find_element("id", "size"))
+        assert [o.text for o in sizes.options][:2] == ["4x4", "4x5"] and sizes.first_selected_option.text == "8x7"
+        Select(browser.find_element("id", "mode")).select_by_value("two")
+        sizes.select_by_visible_text("5x4")
+        browser.find_element("id", "new").click()
+        board.wait(lambda: board.app.board.size == "5x4", what="a 5x4 game on the board")
+        board.wait(lambda: len(browser.find_elements("css selector", ".cell")) == 20, what="5 x 4 cells on the page")
+        assert "5x4 board" in browser.find_element("id", "kind").text
+        board.wait(lambda: "8x7" in browser.find_element("id", "games").text, what="the 8x7 game left, listed")

@@ -234,8 +234,8 @@ def assert_board_shown(app, pixel):
     for p in (1, 2):
         names[p] = "red" if app.colors[p] == 0xFF0000 else "yellow"
     line = board.winning_line() or []
-    for row in range(6):
-        for col in range(7):
+    for row in range(board.rows):
+        for col in range(board.cols):
             shown = hue(pixel(col, app.layout.cell_y(row)))
             want = names[board.get(col, row)]
             assert shown == want or (shown == "off" and (col, row) in line), (

@@ -98,7 +98,7 @@ def test_the_menu_changes_settings_and_saves_them():
     rig.long_press()
     assert rig.app.state == MENU
     assert hue(rig.pixel(0, 0)) == "other"  # the first item's dot (white)
-    rig.turn(1)  # level
+    rig.turn(ITEMS.index("level"))
     rig.press()
     rig.turn(2)
     rig.press()
@@ -131,7 +131,8 @@ def green_digits(rig):
 
 def shown(rig):
     """(page, kind, number) the statistics page shows: kind 0 wins, 1 losses, 2 draws."""
-    kind, value = rig.app.menu._shown()
+    from connect4.app import stats
+    kind, value = stats.shown(rig.app.menu)
     return rig.app.menu.page, kind, value
 
 

@@ -1,8 +1,10 @@
 """Settings file: defaults, round trip, corrupt files kept aside, failed and interrupted writes."""
 import os
 
+from connect4.app import store
 from connect4.app.store import Store, DEFAULTS, Files
 from fakes import tmpdir
+from checks import said
 
 
 def write(path, text):
@@ -79,7 +81,7 @@ def test_bad_values_fall_back_one_by_one():
     s = Store(path)
     assert s.load() == "ok"
     assert s.settings == {"mode": "ai", "level": DEFAULTS["level"], "first": DEFAULTS["first"],
-                          "blunder": DEFAULTS["blunder"], "brightness": 2}
+                          "blunder": DEFAULTS["blunder"], "brightness": 2, "size": "7x6"}
     assert s.stats["ai"][0] == [1, 2, 3] and s.stats["ai"][1] == [0, 0, 0]
     assert s.stats["ai"][2] == [0, 0, 0] and s.stats["two"] == [0, 0, 0]
 
@@ -185,3 +187,44 @@ def test_a_folder_in_place_of_the_file_is_said():
     s = Store(path)
     assert s.save() is False and s.save_error is not None and path in s.save_error
     assert exists(path) and not exists(path + ".tmp")
+
+
+def test_a_corrupt_or_unsupported_size_falls_back_to_7x6_with_a_logged_line():
+    for bad in ('"9x9"', '"3x4"', '"8x8"', '"7x6x1"', '"big"', '76', '"07x6"', 'null', '[8, 7]'):
+        path = tmpdir("store_size") + "c4.json"
+        write(path, '{"version": 1, "settings": {"size": %s, "level": 2}, "stats": {}}' % bad)
+        s = Store(path)
+        lines = said(s.load)
+        assert s.status == "ok" and s.settings["size"] == "7x6" and s.settings["level"] == 2, bad
+        assert len(lines) == 1 and lines[0].startswith("settings: bad size ") and "'7x6' instead" in lines[0], lines
+    for good in ("4x4", "8x7", "5x4", "7x6"):
+        path = tmpdir("store_size") + "c4.json"
+        write(path, '{"version": 1, "settings": {"size": "%s"}}' % good)
+        s = Store(path)
+        assert said(s.load) == [] and s.settings["size"] == good
+
+
+def test_statistics_are_kept_per_board_size():
+    path = tmpdir("store_sizes") + "c4.json"
+    s = Store(path)
+    s.load()
+    s.record_ai(3, 0)  # 7x6: the top level, as before sizes
+    s.record_ai(3, 1, "5x4")
+    s.record_ai(3, 1, "5x4")
+    s.record_two(2, "8x7")
+    assert s.stats["ai"][2] == [1, 0, 0] and s.stats["two"] == [0, 0, 0]
+    assert store.table(s.stats, "5x4")["ai"][2] == [0, 2, 0]
+    assert store.table(s.stats, "8x7")["two"] == [0, 0, 1]
+    assert store.table(s.stats, "7x6") is s.stats
+    assert s.save()
+    t = Store(path)
+    assert t.load() == "ok"
+    assert t.stats["ai"][2] == [1, 0, 0] and store.table(t.stats, "5x4")["ai"][2] == [0, 2, 0]
+    assert store.table(t.stats, "8x7")["two"] == [0, 0, 1]
+    # a bad size's or a bad table's entry is dropped, the rest kept
+    write(path, '{"version": 1, "stats": {"sizes": {"9x9": {"two": [1, 1, 1]}, "5x4": [1], '
+                '"4x4": {"two": [1, 2, 3], "ai": "x"}}}}')
+    u = Store(path)
+    assert u.load() == "ok"
+    assert sorted(u.stats["sizes"]) == ["4x4"] and u.stats["sizes"]["4x4"]["two"] == [1, 2, 3]
+    assert u.stats["sizes"]["4x4"]["ai"][0] == [0, 0, 0]

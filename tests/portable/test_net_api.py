@@ -269,3 +269,33 @@ def test_state_names_during_a_hint_and_a_replay():
     from connect4.app.game import REPLAY
     names = face.STATE_NAMES
     assert names[REPLAY] == "replay" and "?" not in names
+
+
+def test_the_board_size_from_the_page_columns_rows_and_a_clear_400():
+    rig, api, auth = setup("api_size")
+    status, s = api.state()
+    assert (s["columns"], s["rows"]) == (7, 6)
+    status, got = api.settings()
+    assert got["size"] == "7x6" and got["stats"]["size"] == "7x6" and got["sizes"][-1] == "8x7"
+    for bad in ("9x9", "8x8", "3x4", "7x6 ", "big", 76, None, [8, 7]):
+        status, err = api.set_settings(auth, body({"size": bad}))
+        assert status == 400 and "'size'" in err["error"], (bad, err)
+    status, err = api.set_settings(auth, body({"size": "9x9"}))
+    assert "4x4 to 8x7" in err["error"], err
+    assert rig.store.settings["size"] == "7x6" and not rig.app.commands
+    assert api.move(auth, body({"column": 4}))[0] == 200
+    rig.run_for(600)
+    assert api.set_settings(auth, body({"size": "8x7"}))[0] == 200
+    rig.run_for(50)
+    status, s = api.state()
+    assert (s["columns"], s["rows"], s["moves"]) == (8, 7, "")  # a new game, of the size
+    assert rig.store.settings["size"] == "8x7"
+    assert api.move(auth, body({"column": 8}))[0] == 200
+    assert api.move(auth, body({"column": 9}))[0] == 400
+    rig.run_for(600)
+    assert api.state()[1]["moves"] == "8"
+    assert api.new(auth, body({"size": "4x5"}))[0] == 200
+    rig.run_for(50)
+    assert (api.state()[1]["columns"], api.state()[1]["rows"]) == (4, 5)
+    status, games = api.games()
+    assert [g["size"] for g in games["games"]] == ["8x7", "7x6"]  # the games left, newest first

@@ -27,8 +27,16 @@ SIM_ARGS = ("--headless", "--mode", "two", "--seed", "7")
 PICTURES = (
     ("board.gif", "The board simulator playing a two-player game, then the menu", ("record", "menu")),
     ("layout.png", "Layout of a game in progress", ("unfinished",)),
+    ("layout-8x7.png", "Layout of an 8x7 game in progress", ("unfinished",)),
+    ("layout-5x4.png", "Layout of a 5x4 game in progress", ("unfinished",)),
     ("replay.gif", "A hint, then the game replayed from the games list", ("replay", "menu")),
 )
+SIZES = {"layout-8x7.png": "8x7", "layout-5x4.png": "5x4"}  # the board of a picture not on 7x6
+
+
+def size_of(picture):
+    """The board size a picture's run plays on (--size)."""
+    return SIZES.get(picture, "7x6")
 
 
 def script_of(picture):
@@ -42,7 +50,7 @@ def make(picture, out_dir=DOCS):
     path = os.path.join(out_dir, picture)
     try:
         r = subprocess.run([sys.executable, "-m", "host_sim.sim"] + list(SIM_ARGS) + [
-            "--flash", flash, "--script", script_of(picture), "--record", path],
+            "--size", size_of(picture), "--flash", flash, "--script", script_of(picture), "--record", path],
             cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("%s: the simulator failed (%d): %s" % (picture, r.returncode, r.stderr))

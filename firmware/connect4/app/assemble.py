@@ -42,7 +42,7 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="bo
     see connect4.app.game; fs: the files' operations (tests): settings, records, the game in
     progress; book_path: the opening book (beside main.py on the board; "" or a missing
     file: none, the AI searches every move); wifi: wifi(app, cfg) -> the Wi-Fi link
-    (connect4.boot.wifi_link; None: the menu's Wi-Fi does nothing); judge: judge(moves) ->
+    (connect4.boot.wifi_link; None: the menu's Wi-Fi does nothing); judge: judge(moves, size) ->
     the records' marks (the simulator's perfect solver; None: the board's own).
     """
     flash = cfg["flash_dir"]

@@ -6,7 +6,7 @@ commands (`move`, `new_game`, `change_settings`, `hint`): checked here,
 queued, and applied by the app at a safe point of its loop (App.step), never
 inside the AI's search; a new game or a change of mode, level or blunder
 stops a search under way at its next poll (`interrupt`). Settings go through
-the app's one rule (App.change_settings, the menu's too).
+the app's one rule (`change`, here, then App._restart_for, the menu's too).
 
 For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
 `set_pump()` gives the server its rounds (from the loop and from the
@@ -16,8 +16,10 @@ shares the heap.
 Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
 """
+from connect4.engine.board import parse_size
 from connect4.app import store
-from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT
+from connect4.app.render import fits, sizes
+from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT, MENU, REPLAY
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
 from connect4.app.scroll import Scroller
 
@@ -26,8 +28,8 @@ from connect4.app.scroll import Scroller
 STATE_NAMES = ("intro", "play", "thinking", "drop", "over", "menu", "thinking", "thinking",
                "replay", "hint")
 SIDES = ("red", "yellow")
-SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness")
-_RESTARTS = ("mode", "level", "blunder")  # a change of these starts a new game (App._restart_for)
+SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
+_RESTARTS = ("mode", "level", "blunder", "size")  # a change of these starts a new game (App._restart_for)
 COLOURS = {"white": WHITE, "orange": ORANGE, "green": GREEN, "red": RED}  # for say()
 
 
@@ -49,14 +51,36 @@ def _apply_move(app, col, now):
         app.drop(col, now)
 
 
+def change(app, data, now, new_game=False):
+    """Settings from elsewhere than the menu (the page): saved, then the menu's rule
+    (App._restart_for); new_game: a new game in any case. In the menu (or a replay, which
+    goes back to it) the changes wait for the menu to close, as its own would. (Here, not
+    in the App: only the page changes settings so, and this module loads with Wi-Fi.)"""
+    settings = app.settings
+    changed = [key for key in data if settings[key] != data[key]]
+    for key in data:
+        settings[key] = data[key]
+    if "brightness" in changed:
+        app._set_brightness(settings["brightness"])
+    app.store.save()
+    app.interrupt = False
+    if app.state == MENU or app.state == REPLAY:
+        for key in changed:
+            if key not in app.menu.changed:
+                app.menu.changed.append(key)
+        if not new_game:
+            return
+    app._restart_for(changed, now, new_game)
+
+
 def _apply_settings(app, data, now):
     app.last_input = now
-    app.change_settings(data, now)  # the menu's rule: a new level is a new game
+    change(app, data, now)  # the menu's rule: a new level is a new game
 
 
 def _apply_new(app, data, now):
     app.last_input = now
-    app.change_settings(data, now, True)
+    change(app, data, now, True)
 
 
 def _apply_hint(app, arg, now):
@@ -100,16 +124,20 @@ class Face:
             "human": human_turn(app),
             "games": app.games,
             "brightness": app.settings["brightness"],
+            "columns": board.cols,
+            "rows": board.rows,
         }
 
     def settings(self):
-        """The settings and the statistics."""
+        """The settings and the statistics (of the size chosen: "stats" says which)."""
         app = self.app
         out = {}
         for key in SETTING_KEYS:
             out[key] = app.settings[key]
-        out["stats"] = {"ai": [list(t) for t in app.store.stats["ai"]],
-                        "two": list(app.store.stats["two"])}
+        size = app.settings["size"]
+        table = store.table(app.store.stats, size)
+        out["stats"] = {"ai": [list(t) for t in table["ai"]], "two": list(table["two"]), "size": size}
+        out["sizes"] = self.sizes()  # the sizes this panel shows
         return out
 
     def records(self):
@@ -120,11 +148,25 @@ class Face:
         return human_turn(self.app)
 
     def valid(self, key, value):
-        """Is `value` one the setting `key` may take (connect4.app.store)?"""
-        return store.valid(key, value)
+        """Is `value` one the setting `key` may take (connect4.app.store; a size, one this
+        panel shows: connect4.app.render.fits)?"""
+        if not store.valid(key, value):
+            return False
+        if key == "size":
+            d = self.app.display
+            return fits(d.width, d.height, *parse_size(value))
+        return True
 
     def can_play(self, col):
         return self.app.board.can_play(col)
+
+    def columns(self):
+        return self.app.board.cols
+
+    def sizes(self):
+        """The board sizes this panel shows ("4x4" ... "8x7"), smallest first."""
+        d = self.app.display
+        return sizes(d.width, d.height)
 
     def busy(self):
         """Is a command still waiting to be applied?"""
@@ -144,7 +186,7 @@ class Face:
         app.commands.append((_apply_settings, data))
         for key in _RESTARTS:
             if key in data and data[key] != app.settings[key]:
-                app.interrupt = True  # a new game comes (App.change_settings): stop the search
+                app.interrupt = True  # a new game comes (change): stop the search
                 break
 
     def hint(self):

@@ -53,8 +53,9 @@ The search runs as in THINK (a press stops it), the cursor moves to its move
 and blinks quickly there until it moves; the player still decides. Hints are
 counted in the statistics and per side in the game's record.
 
-Settings: one rule for the menu and the page (`_restart_for`, `change_settings`): a
-new mode, level or blunder starts a new game (the one left is recorded at its
+Settings: one rule for the menu and the page (`_restart_for`; the page's changes
+arrive through connect4.app.face, loaded only with Wi-Fi): a
+new mode, level, blunder or board size starts a new game (the one left is recorded at its
 own levels); the AI always plays at the game's levels (`game_levels`), also
 in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
 (connect4.boot calls it after a crash, before the next app).
@@ -62,7 +63,7 @@ in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
 Records (connect4.app.records): every game that ends, and every game left
 before its end (a new game, the demo), is appended to the records file.
 Each move is marked where a search proved its value (`marks`); `judge`, if
-set (the simulator's perfect solver), marks every move instead.
+set (the simulator's perfect solver), marks every move instead (of a board it solves).
 
 The game in progress (connect4.app.resume, `saved`): saved to flash after
 each move and hint, cleared when the game ends or is left (the demo's is
@@ -83,7 +84,7 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.board import WIDTH
+from connect4.engine.board import Board, parse_size
 from connect4.engine.search import is_win_score
 from connect4.hw.display import brightness_for
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
@@ -128,6 +129,7 @@ _LOSES = const(76)  # "L": the move loses (by force)
 _WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
 _ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back this often with no move since is given up
+_MAX_DISCS = const(56)  # the largest board's (8x7): the marks' room
 
 
 class App:
@@ -151,12 +153,13 @@ class App:
         self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
         self.menu = menu  # connect4.app.menu.Menu on the same settings, stats and records
         menu.on_brightness = self._set_brightness
+        menu.panel = (display.width, display.height)
         self.replay = None  # the Replay in REPLAY
         # the game's record: hints by side, each move's known value (_learn, drop)
-        self.judge = judge  # judge(moves) -> marks string (the simulator's perfect solver), or None
+        self.judge = judge  # judge(moves, size) -> marks string or None (the simulator's perfect solver)
         self.hints = [0, 0]
         self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
-        self.marks = bytearray(b"?" * (WIDTH * 6))
+        self.marks = bytearray(b"?" * _MAX_DISCS)
         self.hint_col = -1  # the hinted column while the cursor stays on it
         self.colors = [0, RED, YELLOW]  # by engine player
         self.mode = MODE_AI
@@ -166,7 +169,7 @@ class App:
         self.last_loser = -1
         self.demo_levels = (1, 1)  # by side
         self.demo_order = (0, 0)  # by move order: who moved first, who second
-        self.cursor = 3
+        self.cursor = 3  # the column the cursor is on (a new game: the centre)
         self.state = INTRO
         self.state_since = 0
         self.menu_return = PLAY
@@ -208,10 +211,6 @@ class App:
     def _elapsed(self, now):
         """ms in the current state."""
         return self.clock.ticks_diff(now, self.state_since)
-
-    def _emit(self, kind, data):
-        if self.listener is not None:
-            self.listener(kind, data)
 
     # ---- the state machine
     def start(self):
@@ -351,7 +350,12 @@ class App:
                 self.wifi(now, self.menu.wifi_on)
             elif done:  # the Record chosen on the games list
                 from connect4.app import replay  # loaded when first needed
-                self.replay = replay.start(done, now)
+                d = self.display
+                try:
+                    layout = Layout(d.width, d.height, *parse_size(done.size))
+                except ValueError:  # a game from a bigger panel (its records copied here)
+                    return
+                self.replay = replay.start(done, now, layout)
                 self._go(REPLAY, now)
 
     def wifi(self, now, on):
@@ -411,6 +415,7 @@ class App:
             self.saved.clear()
         if mode >= 0:
             self.mode = mode
+        self._settings_size()
         self.board.reset()
         self.hints[0] = self.hints[1] = 0
         self.hint_col = -1
@@ -435,8 +440,29 @@ class App:
         # the levels by side (0: a person) as the game starts: a menu change comes after
         self.game_levels = (self.demo_levels if self.mode == MODE_DEMO else
                             (0, self.settings["level"] if self.mode == MODE_AI else 0))
-        self.cursor = 3
+        self.cursor = (self.board.cols - 1) // 2  # the centre (the left one of two)
         self._go(PLAY, now)
+
+    def board_for(self, size):
+        """The app's board and layout made `size` ("8x7"), the board kept if it is so
+        already; ValueError if the panel cannot show it (render.fits). Returns the board."""
+        cols, rows = parse_size(size)
+        board = self.board
+        if board.cols != cols or board.rows != rows:
+            d = self.display
+            self.layout = Layout(d.width, d.height, cols, rows)  # ValueError first
+            self.board = board = Board("", cols, rows)
+        return board
+
+    def _settings_size(self):
+        """A new game's board: the settings' size, or 7x6 (said on the console) if this
+        panel cannot show it (a settings file from a bigger panel)."""
+        try:
+            self.board_for(self.settings["size"])
+        except ValueError as e:
+            store.say("size %s: %s; 7x6 instead" % (self.settings["size"], e))
+            self.settings["size"] = "7x6"
+            self.board_for("7x6")
 
     def _first(self, side):
         """`side` starts this game: the engine's player 1 gets its colour."""
@@ -473,47 +499,29 @@ class App:
             self._go(self.menu_return, now)
 
     def _restart_for(self, changed, now, leaving):
-        """The one rule for changed settings, the menu's and the page's: a new mode, level or
-        blunder starts a new game (the game left is recorded at its own levels); the rest
+        """The one rule for changed settings, the menu's and the page's: a new mode, level,
+        blunder or size starts a new game (the game left is recorded at its own levels and
+        size; the new one is on a board of the size: board_for); the rest
         (first, brightness) apply from now on. leaving: a new game in any case (the menu
         closed from the demo, or with no game to go back to). True if a game started."""
         mode = self._mode_index(self.settings["mode"])
         if mode == MODE_DEMO and ("mode" in changed or leaving):
             self.start_demo(now, -1)
-        elif "mode" in changed or "level" in changed or "blunder" in changed or leaving:
+        elif ("mode" in changed or "level" in changed or "blunder" in changed or "size" in changed
+              or leaving):
             self.new_game(now, mode)
         else:
             return False
         return True
-
-    def change_settings(self, data, now, new_game=False):
-        """Settings from elsewhere than the menu (the page): saved, then the menu's rule
-        (_restart_for); new_game: a new game in any case. In the menu (or a replay, which
-        goes back to it) the changes wait for the menu to close, as its own would."""
-        settings = self.settings
-        changed = [key for key in data if settings[key] != data[key]]
-        for key in data:
-            settings[key] = data[key]
-        if "brightness" in changed:
-            self._set_brightness(settings["brightness"])
-        self.store.save()
-        self.interrupt = False
-        if self.state == MENU or self.state == REPLAY:
-            for key in changed:
-                if key not in self.menu.changed:
-                    self.menu.changed.append(key)
-            if not new_game:
-                return
-        self._restart_for(changed, now, new_game)
 
     def _fix_cursor(self):
         """Keep the cursor on a playable column (nearest to where it was)."""
         board = self.board
         if board.can_play(self.cursor):
             return
-        for d in range(1, WIDTH):
+        for d in range(1, board.cols):
             for c in (self.cursor - d, self.cursor + d):
-                if 0 <= c < WIDTH and board.can_play(c):
+                if 0 <= c < board.cols and board.can_play(c):
                     self.cursor = c
                     return
 
@@ -521,7 +529,7 @@ class App:
         """LEFT or RIGHT: to the next playable column that way."""
         step = 1 if ev == RIGHT else -1
         c = self.cursor + step
-        while 0 <= c < WIDTH:
+        while 0 <= c < self.board.cols:
             if self.board.can_play(c):
                 self.cursor = c
                 self.dirty = True
@@ -560,20 +568,21 @@ class App:
             self.last_loser = -1
         result = 2 if winner < 0 else winner  # 0 red won, 1 yellow won, 2 draw
         if self.mode == MODE_AI:
-            self.store.record_ai(self.game_levels[1], result)
+            self.store.record_ai(self.game_levels[1], result, board.size)
             self.store.save()
         elif self.mode == MODE_TWO:
-            self.store.record_two(result)
+            self.store.record_two(result, board.size)
             self.store.save()
         self.games += 1
         self._record(result)
         if self.saved is not None:
             self.saved.clear()  # recorded: no longer in progress
-        self._emit("game", {
-            "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
-            "first": self.first_side,
-            "levels": self.game_levels,
-        })
+        if self.listener is not None:  # (no dict made for nobody)
+            self.listener("game", {
+                "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
+                "first": self.first_side,
+                "levels": self.game_levels,
+            })
         self._go(OVER, now)
 
     # ---- the record
@@ -592,12 +601,16 @@ class App:
 
     def _as_record(self, result, judge=None):
         """The game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
-        marks are judge(moves)'s if given, else the board's own."""
-        moves = self.board.moves_string()
-        marks = judge(moves) if judge is not None else bytes(self.marks[:self.board.count]).decode()
+        marks are judge(moves, size)'s if it knows them, else the board's own."""
+        board = self.board
+        moves = board.moves_string()
+        marks = judge(moves, board.size) if judge is not None else None
+        if marks is None:
+            marks = bytes(self.marks[:board.count]).decode()
         hints = self.hints
         return Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
-                      (min(99, hints[0]), min(99, hints[1])), moves, marks)  # (a record's hints: 0-99)
+                      (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
+                      0, board.size)
 
     def _record(self, result):
         """Append the game to the records."""
@@ -615,7 +628,7 @@ class App:
         Taken back twice already with no move since, it is given up instead: recorded
         as abandoned (a crash that comes back must not stop the board)."""
         saved = self.saved
-        got = saved.load(self.board, self.ai.rng) if saved is not None else None
+        got = saved.load(self.board_for, self.ai.rng) if saved is not None else None
         if got is None:
             return False
         record, resumes, cursor = got
@@ -653,7 +666,7 @@ class App:
             self.menu.render(d, now)
             return
         if state == REPLAY:
-            self.replay.render(d, self.layout, now)  # type: ignore[union-attr]  # set in REPLAY
+            self.replay.render(d, self.replay.layout, now)  # type: ignore[union-attr]  # set in REPLAY
             return
         d.clear()
         layout = self.layout

@@ -49,3 +49,18 @@ def draw_number(display, value, x, y, color):
     value = max(0, min(99, value))
     text = str(value)
     draw_text(display, text, x + (4 if len(text) == 1 else 0), y, color)
+
+
+def draw_size(display, cols, rows):
+    """The menu's board size: the board itself, cols x rows blue cells at the bottom left
+    with a red and a yellow disc, under the menu's top row; on a panel too short for
+    that (a bare 7x6 strip), the two numbers ("76")."""
+    h = display.height
+    if rows >= h:
+        draw_text(display, "%d%d" % (cols, rows), 0, h - 5, BLUE)
+        return
+    for y in range(h - rows, h):
+        for x in range(cols):
+            display.set(x, y, FRAME)
+    display.set(0, h - 1, RED)
+    display.set(1, h - 1, YELLOW)

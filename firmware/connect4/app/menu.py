@@ -1,5 +1,5 @@
-"""The menu: nine items along the top row, the chosen one's value below
-(the last item's dot is off an 8-wide panel's edge; its "<" still shows).
+"""The menu: ten items along the top row, the chosen one's value below
+(the last items' dots are off an 8-wide panel's edge: the row scrolls).
 
 Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
 dot blinks), turning changes the value, a press confirms. "Stats" opens
@@ -12,13 +12,17 @@ long press anywhere, leaves the menu.
     first       who starts: a red disc, a yellow disc, both (alternate), L (the loser)
     blunder     the AI's blunder chance in percent, L = the level's own
     brightness  a bar of 1..7
+    size        the board: its columns x rows in blue cells at the bottom left (a red
+                and a yellow disc in its corner); the sizes this panel can show
+                (connect4.app.render.sizes), 4x4 first; a change starts a new game
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
                 the address again (connect4/net/link.py); off by default at power-on
     stats       three bars (wins, losses, draws at the current level); press for numbers
     games       a white triangle (play); press for the list of recorded games
     back        <
 
-Statistics pages: one per AI level (its dot lit on the top row), then one
+Statistics pages (of the board size chosen: store.table; drawn by
+connect4.app.stats, loaded when first opened): one per AI level (its dot lit on the top row), then one
 for two players (a red and a yellow dot); turning changes the page, a press
 goes back. Each page shows its numbers in turn, 1.5 s each: wins (green),
 losses (red), draws (blue); for two players red wins, yellow wins, draws.
@@ -28,22 +32,21 @@ Games list: connect4.app.replay's, loaded when first opened; a press on a
 game makes event() return its Record (the app replays it).
 """
 from micropython import const
-from time import ticks_diff
 
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.hw.display import mix
+from connect4.engine.board import parse_size
 from connect4.app import store
-from connect4.app.glyphs import (draw_char, draw_text, draw_number, WHITE, DIM, RED, YELLOW,
-                                 GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
+from connect4.app.render import sizes
+from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, WHITE, DIM, RED,
+                                 YELLOW, GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 
-ITEMS = ("mode", "level", "first", "blunder", "brightness", "wifi", "stats", "games", "back")
-_WIFI = const(5)
-_STATS = const(6)
-_GAMES = const(7)
-_BACK = const(8)
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "stats", "games", "back")
+_WIFI = const(6)
+_STATS = const(7)
+_GAMES = const(8)
+_BACK = const(9)
 _MODE_TEXT = const(("AI", "2P", "DM"))
-AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
-TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws
 PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
 SHOW_MS = const(1500)
 
@@ -70,6 +73,7 @@ class Menu:
         self.now = 0
         self.changed = []
         self.wifi_on = False  # not a saved setting: Wi-Fi is off at every power-on
+        self.panel = (8, 8)  # the display's width and height (the app's): the sizes it shows
 
     def open(self, settings, stats):
         self.settings = settings
@@ -129,6 +133,8 @@ class Menu:
             return
         if key == "mode":
             s["mode"] = _cycle(store.MODES, s["mode"], step)
+        elif key == "size":
+            s["size"] = _cycle(sizes(self.panel[0], self.panel[1]), s["size"], step)
         elif key == "level":
             s["level"] = max(1, min(store.MAX_LEVEL, s["level"] + step))
         elif key == "first":
@@ -153,7 +159,8 @@ class Menu:
             self.games.render(display, gy)
             return
         if self.page >= 0:
-            self._render_page(display, gy)
+            from connect4.app import stats  # loaded when first needed
+            stats.render(self, display, gy)
             return
         first = max(0, self.item - w + 1)  # a narrow panel shows the items near the chosen one
         for i in range(first, len(ITEMS)):
@@ -166,6 +173,9 @@ class Menu:
         if key == "mode":
             m = store.MODES.index(s["mode"])
             draw_text(display, _MODE_TEXT[m], 0, gy, MODE_COLORS[m])
+        elif key == "size":
+            cols, rows = parse_size(s["size"])
+            draw_size(display, cols, rows)
         elif key == "level":
             level = s["level"]
             if w > store.MAX_LEVEL - 1:
@@ -202,7 +212,7 @@ class Menu:
                     display.set(3 + dx, h - 2 - r, color if abs(dx) == r or i == 0 else 0)
             display.set(3, h - 1, WHITE if self.wifi_on else DIM)
         elif key == "stats":
-            wld = self.stats["ai"][s["level"] - 1]
+            wld = self.table()["ai"][s["level"] - 1]
             top = max(1, max(wld))
             for i in range(3):
                 color = (GREEN, RED, BLUE)[i]
@@ -223,32 +233,6 @@ class Menu:
             for dx in range(3):
                 display.set(x + dx, y + dy, color)
 
-    def _shown(self):
-        """(kind 0-2, value) that the statistics page shows now."""
-        if self.page == PAGES - 1:
-            return 0, self.stats.get("hints", 0)
-        kind = (ticks_diff(self.now, self.page_since) // SHOW_MS) % 3
-        if self.page < store.MAX_LEVEL:
-            return kind, self.stats["ai"][self.page][kind]
-        return kind, self.stats["two"][kind]
-
-    def _render_page(self, display, gy):
-        page = self.page
-        kind, value = self._shown()
-        if page == PAGES - 1:  # hints
-            for x in range(3):
-                display.set(x, 0, WHITE)
-            draw_number(display, value, 0, gy, WHITE)
-            return
-        if page < store.MAX_LEVEL:
-            for x in range(min(display.width, store.MAX_LEVEL)):
-                display.set(x, 0, WHITE if x == min(page, display.width - 1) else DIM)
-            colors = AI_COLORS
-        else:
-            display.set(0, 0, RED)
-            display.set(1, 0, YELLOW)
-            colors = TWO_COLORS
-        if gy > 1:
-            for i in range(3):
-                display.set(i, 1, colors[i] if i == kind else DIM)
-        draw_number(display, value, 0, gy, colors[kind])
+    def table(self):
+        """The statistics of the board size chosen ({"ai", "two"}: connect4.app.store)."""
+        return store.table(self.stats, self.settings["size"])

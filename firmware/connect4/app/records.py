@@ -3,10 +3,11 @@
 Why a line each: a user copies the file off the board (`mpremote fs cp
 :games.txt .`) and reads it, and the board reads it a line at a time: the
 file is streamed, never loaded whole. A line holds eight fields, one space
-apart:
+apart, and a ninth on a board other than the classic 7x6:
 
-    NUMBER MODE FIRST LEVELS RESULT HINTS MOVES MARKS
+    NUMBER MODE FIRST LEVELS RESULT HINTS MOVES MARKS [SIZE]
     12 ai r 0/4 y 1/0 4453362 ????W?W
+    13 two y 0/0 r 0/0 3322 ???W 5x4
 
 - NUMBER: the game's number (1, 2, ...: the newest record's plus one);
 - MODE: ai, two or demo;
@@ -14,11 +15,13 @@ apart:
 - LEVELS: red's and yellow's AI level, 0 for a person;
 - RESULT: r or y (that side won), d (a draw), a (abandoned);
 - HINTS: the hints red and yellow asked for;
-- MOVES: the columns played, 1-7, in order (- for none);
+- MOVES: the columns played, 1 to the board's width, in order (- for none);
 - MARKS: one per move, what the board knows of the position after it, seen
   by the side that moved: W a win, D a draw, L a loss, ? not known (- for
   none). The board knows a value when its search proved it; the simulator
-  marks every move with a perfect solver.
+  marks every move with a perfect solver;
+- SIZE: the board, COLUMNSxROWS (connect4.engine.board.parse_size); a line
+  without it is a 7x6 game (so are all the lines written before sizes).
 
 Writes (`append`) are atomic like the settings' (connect4.app.store): the
 kept lines and the new one go to `PATH.tmp`, renamed over `PATH`, so a power
@@ -39,20 +42,23 @@ string is interned for good on the chip): private constants, helpers inline.
 from micropython import const
 
 from connect4.engine.levels import MAX_LEVEL
+from connect4.engine.board import parse_size
 from connect4.app.store import MODES, Files, exists, discard, refused, settle, why
 
 _LIMIT = const(100)  # records kept
-_MAX_LINE = const(128)  # longer lines are not records
+_MAX_LINE = const(160)  # longer lines are not records (an 8x7 game's is at most about 140)
 # the fields' letters: sides r, y (red, yellow: "ryda"[:2]), results "ryda" (red won,
 # yellow won, a draw, abandoned), marks "?WDL"; modes are the settings' (store.MODES)
 
 
 class Record:
     """One game: mode name, first side (0 red, 1 yellow), levels and hints by side,
-    result (0 red won, 1 yellow won, 2 draw, 3 abandoned), moves and marks as text."""
+    result (0 red won, 1 yellow won, 2 draw, 3 abandoned), moves and marks as text,
+    the board's size ("7x6")."""
 
     def __init__(self, mode="ai", first=0, levels=(0, 0), result=3, hints=(0, 0),
-                 moves="", marks="", number=0):
+                 moves="", marks="", number=0, size="7x6"):
+        self.size = size
         self.number = number
         self.mode = mode
         self.first = first
@@ -65,7 +71,8 @@ class Record:
     def line(self):
         return "%d %s %s %d/%d %s %d/%d %s %s" % (
             self.number, self.mode, "ryda"[self.first], self.levels[0], self.levels[1],
-            "ryda"[self.result], self.hints[0], self.hints[1], self.moves or "-", self.marks or "-")
+            "ryda"[self.result], self.hints[0], self.hints[1], self.moves or "-", self.marks or "-"
+        ) + ("" if self.size == "7x6" else " " + self.size)
 
 
 def parse(line):
@@ -74,16 +81,20 @@ def parse(line):
         if isinstance(line, bytes):
             line = line.decode()
         f = line.rstrip().split(" ")
+        size = f.pop() if len(f) == 9 else "7x6"
         if len(f) != 8 or not f[0].isdigit() or f[2] not in ("r", "y") or len(f[4]) != 1:
+            return None
+        cols, rows = parse_size(size)  # ValueError: not a size
+        if size != "%dx%d" % (cols, rows):
             return None
         moves = "" if f[6] == "-" else f[6]
         marks = "" if f[7] == "-" else f[7]
         if len(marks) != len(moves):
             return None
-        heights = bytearray(7)
-        for i in range(len(moves)):  # columns 1-7, none over-full, a known mark each
+        heights = bytearray(cols)
+        for i in range(len(moves)):  # columns 1-cols, none over-full, a known mark each
             c = ord(moves[i]) - 49
-            if not 0 <= c < 7 or heights[c] == 6 or marks[i] not in "?WDL":
+            if not 0 <= c < cols or heights[c] == rows or marks[i] not in "?WDL":
                 return None
             heights[c] += 1
         pairs = []
@@ -94,7 +105,7 @@ def parse(line):
                 return None
             pairs.append((a, b))
         return Record(MODES[MODES.index(f[1])], "ryda".index(f[2]), pairs[0], "ryda".index(f[4]),
-                      pairs[1], moves, marks, int(f[0]))
+                      pairs[1], moves, marks, int(f[0]), size)
     except (ValueError, UnicodeError):
         return None
 

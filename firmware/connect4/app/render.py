@@ -1,6 +1,6 @@
 """Where the game sits on the matrix, and the drawing of its pictures.
 
-Layout on the 8x8 reference panel (x right, y down):
+Layout of the 7x6 board on the 8x8 reference panel (x right, y down):
 
     y0   h h h h h h h T    h: the disc hovering over the chosen column
     y1   f f f f f f f M    T: whose turn (the side's colour)   M: mode
@@ -8,31 +8,58 @@ Layout on the 8x8 reference panel (x right, y down):
     ...                     f: the board's blue frame
     y7   b b b b b b b f
 
-A 7x7 panel keeps the hover row and the board (no frame, no status pixels);
-a bare 7x6 strip is all board, and the cursor blinks on the cell where the
-disc would land.
+Any other board sits at the bottom left the same way (column c at x = c, so
+a smaller board leaves the top and the right dark), the hover row right
+above it, then the frame's line and side column where the panel has room.
+Where no side column is left for T and M (an 8-column board, or a 7x7
+panel), the hover row's dark cells glow dimly in the mode's colour and the
+hovering disc says whose turn it is. Without room for a hover row (a bare
+7x6 strip) the cursor blinks on the cell where the disc would land.
+
+`fits` is the one rule for the sizes a panel can show: a hover row above the
+board, except on a panel no taller than the classic board (a bare strip).
 """
-from connect4.engine.board import WIDTH, HEIGHT
+from micropython import const
+
+from connect4.engine.board import WIDTH, HEIGHT, MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS, size_name
 from connect4.hw.display import scale, mix
 from connect4.app.glyphs import FRAME, MODE_COLORS, ERROR
 
+_TINT = const(40)  # the hover row's mode glow, out of 255
+
+
+def fits(width, height, cols, rows):
+    """Can a width x height panel show a cols x rows board (with its hover row, if it has one)?"""
+    top = height - 1 if height > HEIGHT else height
+    return MIN_COLS <= cols <= min(width, MAX_COLS) and MIN_ROWS <= rows <= min(top, MAX_ROWS)
+
+
+def sizes(width, height):
+    """The size names a panel can show, by columns then rows: the menu's values."""
+    return [size_name(c, r) for c in range(MIN_COLS, MAX_COLS + 1)
+            for r in range(MIN_ROWS, MAX_ROWS + 1) if fits(width, height, c, r)]
+
 
 class Layout:
-    def __init__(self, width, height):
-        if width < WIDTH or height < HEIGHT:
-            raise ValueError("the panel needs at least 7x6 cells")
+    def __init__(self, width, height, cols=WIDTH, rows=HEIGHT):
+        if not fits(width, height, cols, rows):
+            raise ValueError("a %dx%d panel cannot show a %dx%d board" % (width, height, cols, rows))
         self.width = width
         self.height = height
-        self.hover_y = 0 if height > HEIGHT else -1
-        self.turn_cell = (WIDTH, 0) if width > WIDTH and self.hover_y >= 0 else None
-        self.mode_cell = (WIDTH, 1) if width > WIDTH and height > HEIGHT + 1 else None
+        self.cols = cols
+        self.rows = rows
+        room = height - rows  # rows above the board: the hover row, then the frame's line
+        line = height - rows - 1 if room >= 2 else -1  # the line between the hover row and the board
+        self.hover_y = room - 2 if room >= 2 else room - 1  # -1: no hover row
+        self.turn_cell = (cols, self.hover_y) if width > cols and self.hover_y >= 0 else None
+        self.mode_cell = (cols, line) if width > cols and line >= 0 else None
         frame = []
-        if height > HEIGHT + 1:  # a line between the hover row and the board
-            for x in range(WIDTH):
-                frame.append((x, height - HEIGHT - 1))
-        if width > WIDTH:
-            for y in range(height - HEIGHT, height):
-                frame.append((WIDTH, y))
+        if line >= 0:
+            for x in range(cols):
+                frame.append((x, line))
+        if width > cols:
+            for y in range(height - rows, height):
+                frame.append((cols, y))
         self.frame = frame
 
     def cell_y(self, row):
@@ -44,14 +71,14 @@ class Layout:
         if self.hover_y >= 0:
             return col, self.hover_y
         row = board.height(col)
-        return col, self.cell_y(row if row < HEIGHT else HEIGHT - 1)
+        return col, self.cell_y(row if row < self.rows else self.rows - 1)
 
 
 def draw_board(display, layout, board, colors, level=255, hide_col=-1, hide_row=-1):
     """The discs of `board`; colors[p] is player p's colour; the cell (hide_col, hide_row) left dark."""
-    for row in range(HEIGHT):
+    for row in range(board.rows):
         y = layout.cell_y(row)
-        for col in range(WIDTH):
+        for col in range(board.cols):
             p = board.get(col, row)
             if p and (col != hide_col or row != hide_row):
                 display.set(col, y, scale(colors[p], level))
@@ -66,6 +93,10 @@ def draw_frame(display, layout, turn_color, mode, level=255):
         display.set(layout.turn_cell[0], layout.turn_cell[1], scale(turn_color, level))
     if layout.mode_cell is not None:
         display.set(layout.mode_cell[0], layout.mode_cell[1], scale(MODE_COLORS[mode], level))
+    elif layout.hover_y >= 0:  # no side column: the hover row glows in the mode's colour
+        glow = scale(MODE_COLORS[mode], level * _TINT // 255)
+        for x in range(layout.cols):
+            display.set(x, layout.hover_y, glow)
 
 
 def pulse(now, period=1000, low=50):
@@ -110,8 +141,8 @@ def draw_draw(display, layout, board, colors, now):
     """A full board without a winner: the discs breathe in a checker pattern."""
     a = pulse(now, 1200, 30)
     b = pulse(now + 600, 1200, 30)
-    for row in range(HEIGHT):
-        for col in range(WIDTH):
+    for row in range(board.rows):
+        for col in range(board.cols):
             p = board.get(col, row)
             display.set(col, layout.cell_y(row), scale(colors[p], a if (row + col) & 1 else b) if p else 0)
     for x, y in layout.frame:

@@ -25,7 +25,7 @@ where the result changed hands: the mover had better before this move
 from micropython import const
 from time import ticks_diff
 
-from connect4.engine.board import Board
+from connect4.engine.board import Board, parse_size
 from connect4.hw.input import LEFT, RIGHT, SELECT
 from connect4.app.glyphs import RED, YELLOW, GREEN, BLUE, WHITE, DIM, MODE_COLORS, draw_number
 from connect4.app.render import draw_board, draw_frame, draw_win, draw_draw
@@ -86,9 +86,10 @@ def turned(marks, i):
 
 
 class Replay:
-    def __init__(self, record, now):
+    def __init__(self, record, now, layout=None):
         self.record = record
-        self.board = Board()
+        self.layout = layout  # connect4.app.render.Layout for the record's size (the app's)
+        self.board = Board("", *parse_size(record.size))
         self.colors = [0, RED, YELLOW] if record.first == 0 else [0, YELLOW, RED]
         self.paused = False
         self.since = now  # when the shown position was reached
@@ -174,6 +175,6 @@ def games(records):
     return GameList(records)
 
 
-def start(record, now):
-    """The replay of `record` from `now`."""
-    return Replay(record, now)
+def start(record, now, layout):
+    """The replay of `record` from `now`, on `layout` (its size's)."""
+    return Replay(record, now, layout)

@@ -11,7 +11,8 @@ they are nobody's game, and an unattended demo would rewrite the flash all day.
 
 File (PATH, game.txt beside the records), two lines:
 
-    0 ai r 0/4 a 1/0 4453362 ????W?W     the game as its record would read if left now
+    0 ai r 0/4 a 1/0 4453362 ????W?W     the game as its record would read if left now (its
+                                         size too: connect4.app.records)
     1 39041 5310 3                       RESUMES RNG_HI RNG_LO CURSOR
 
 RESUMES: the starts that took the game back since its last move or hint. A crash that
@@ -31,7 +32,7 @@ from micropython import const
 from connect4.app.store import Files, discard, refused, replace, settle
 from connect4.app.records import parse
 
-_MAX_FILE = const(200)  # bytes: a record line (at most about 110) and the second line
+_MAX_FILE = const(240)  # bytes: a record line (at most about 140, on 8x7) and the second line
 
 
 class SavedGame:
@@ -51,7 +52,10 @@ class SavedGame:
 
     def load(self, board, rng):
         """The saved game put on `board`, its AI's random state in `rng`: (Record, resumes,
-        cursor); or None (no file; a bad one is kept aside). Never raises."""
+        cursor); or None (no file; a bad one is kept aside). Never raises.
+
+        board: a Board of the game's size, or board(size) -> a Board of that size (the
+        app's: it resizes its own, ValueError if its panel cannot show it)."""
         fs = self.fs
         path = self.path
         settle(fs, path, path + ".tmp")
@@ -69,7 +73,11 @@ class SavedGame:
             resumes, hi, lo, cursor = [int(n) for n in lines[1].split(" ")]
             if (len(lines) != 3 or lines[2] or record.result != 3 or record.mode == "demo"
                     or not (0 <= resumes < 100 and 0 <= hi < 65536 and 0 <= lo < 65536 and hi | lo
-                            and 0 <= cursor < 7)):
+                            and 0 <= cursor < 8)):
+                raise ValueError
+            if callable(board):
+                board = board(record.size)
+            if board.size != record.size or cursor >= board.cols:
                 raise ValueError
             board.load(record.moves)  # ValueError on an illegal move, the board unchanged
         except Exception:  # ValueError, AttributeError (no record), UnicodeError...

@@ -1,7 +1,10 @@
 """Settings and statistics: one JSON file on flash, written atomically.
 
 File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
-"two": [red wins, yellow wins, draws], "hints": hints asked for}}.
+"two": [red wins, yellow wins, draws], "hints": hints asked for, "sizes":
+{"5x4": {"ai": ..., "two": ...}}}}. The statistics are kept per board size:
+"ai" and "two" are the classic 7x6 board's (as before sizes), "sizes" holds
+each other size played (`table(stats, size)`); hints are counted for all.
 
 - `save()` writes `PATH.tmp`, then renames it over `PATH` (LittleFS renames
   atomically), so a power cut leaves the old file or the new one, never half
@@ -13,12 +16,15 @@ File: {"version": 1, "settings": {...}, "stats": {"ai": [[w, l, d] per level],
   or unknown-version file gives defaults and is kept aside as `PATH.bad`; a
   leftover `PATH.tmp` is used only when `PATH` is missing (a first save cut
   short before its rename), else removed. Out-of-range values fall back to
-  their defaults one by one.
+  their defaults one by one, each said on the console (a board size not
+  supported, say "9x9", gives 7x6; one the panel cannot show is the app's
+  to refuse, connect4.app.game).
 """
 import json
 import os
 
 from connect4.engine.levels import MAX_LEVEL
+from connect4.engine.board import parse_size
 
 VERSION = 1
 
@@ -33,11 +39,23 @@ DEFAULTS = {
     "first": "alternate",
     "blunder": -1,
     "brightness": 4,
+    "size": "7x6",
 }
+CLASSIC = "7x6"  # the board of the statistics' top level "ai" and "two"
 
 
 def default_stats():
-    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0], "hints": 0}
+    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0], "hints": 0, "sizes": {}}
+
+
+def table(stats, size):
+    """The statistics of one board size: {"ai", "two"}, made on first use (7x6: the top level)."""
+    if size == CLASSIC:
+        return stats
+    sizes = stats["sizes"]
+    if size not in sizes:
+        sizes[size] = {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0]}
+    return sizes[size]
 
 
 def _valid(key, value):
@@ -47,6 +65,11 @@ def _valid(key, value):
         return value in FIRSTS
     if key == "blunder":
         return value in BLUNDERS
+    if key == "size":
+        try:
+            return value == "%dx%d" % parse_size(value)  # the canonical name only
+        except ValueError:
+            return False
     if not isinstance(value, int) or isinstance(value, bool):
         return False
     if key == "level":
@@ -69,10 +92,24 @@ def _triple(value):
     return [0, 0, 0]
 
 
+def say(text):
+    """A line on the console (the board's log); tests swap it to read what was said."""
+    print("connect4: " + text)
+
+
 def why(e):
     """An error in a few words."""
     n = e.args[0] if isinstance(e, OSError) and e.args else 0
     return "a folder is in the way" if n == 21 else "read-only" if n == 30 else repr(e)
+
+
+def _tables(out, saved):
+    """A size's saved "ai" and "two" counts into `out` (bad ones: zeros)."""
+    ai = saved.get("ai")
+    if isinstance(ai, list):
+        for i in range(min(MAX_LEVEL, len(ai))):
+            out["ai"][i] = _triple(ai[i])
+    out["two"] = _triple(saved.get("two"))
 
 
 class Files:
@@ -136,7 +173,7 @@ def refused(holder, what, err):
     the simulator shows), never raised; returns False."""
     if holder.save_error is None:
         holder.save_error = "%s not saved to %s (%s)" % (what, holder.path, err)
-        print("connect4: " + holder.save_error)
+        say(holder.save_error)
     return False
 
 
@@ -183,17 +220,21 @@ class Store:
         saved = data.get("settings")
         if isinstance(saved, dict):
             for key in settings:
-                if key in saved and _valid(key, saved[key]):
-                    settings[key] = saved[key]
+                if key in saved:
+                    if _valid(key, saved[key]):
+                        settings[key] = saved[key]
+                    else:
+                        say("settings: bad %s %r, %r instead" % (key, saved[key], settings[key]))
         stats = default_stats()
         saved = data.get("stats")
         if isinstance(saved, dict):
-            ai = saved.get("ai")
-            if isinstance(ai, list):
-                for i in range(min(MAX_LEVEL, len(ai))):
-                    stats["ai"][i] = _triple(ai[i])
-            stats["two"] = _triple(saved.get("two"))
+            _tables(stats, saved)
             stats["hints"] = _count(saved.get("hints"))
+            sizes = saved.get("sizes")
+            if isinstance(sizes, dict):
+                for size in sizes:
+                    if size != CLASSIC and _valid("size", size) and isinstance(sizes[size], dict):
+                        _tables(table(stats, size), sizes[size])
         self.settings = settings
         self.stats = stats
 
@@ -231,11 +272,11 @@ class Store:
         err = replace(self.fs, self.path, self.tmp, text)
         return True if err is None else refused(self, "settings and statistics", err)
 
-    # statistics
-    def record_ai(self, level, result):
+    # statistics, by board size
+    def record_ai(self, level, result, size=CLASSIC):
         """result: 0 = the player won, 1 = lost, 2 = draw."""
-        self.stats["ai"][max(1, min(MAX_LEVEL, level)) - 1][result] += 1
+        table(self.stats, size)["ai"][max(1, min(MAX_LEVEL, level)) - 1][result] += 1
 
-    def record_two(self, result):
+    def record_two(self, result, size=CLASSIC):
         """result: 0 = red won, 1 = yellow won, 2 = draw."""
-        self.stats["two"][result] += 1
+        table(self.stats, size)["two"][result] += 1

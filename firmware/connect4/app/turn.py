@@ -89,7 +89,7 @@ class Turn:
     def draw(self, now):
         """The pulsing disc of the side to move, over its hover cell."""
         app = self.app
-        x, y = app.layout.hover_cell(app.board, 3)
+        x, y = app.layout.hover_cell(app.board, (app.board.cols - 1) // 2)  # over the centre
         app.display.set(x, y, scale(app.colors[app.board.turn], pulse(now)))
 
 

@@ -11,19 +11,21 @@ the face, which queues them for the app to apply at a safe point of its loop,
 never inside the AI's search (a new game stops a search at its next poll, as
 a button press would).
 
-Fields (columns 1-7, rows 1-6 from the bottom):
+Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
   GET  /api/state     {"moves", "mode", "level", "turn", "thinking", "result",
                        "winning", "state", "human", "first", "levels", "games",
-                       "nodes", "brightness"}
+                       "nodes", "brightness", "columns", "rows"}
   POST /api/pair      {"code": "1234"} -> {"token": "..."}
-  POST /api/move      {"column": 1-7}; 409 when it is not a person's turn
-  POST /api/new       {} or any of {"mode", "level", "first", "blunder"}
-  GET  /api/settings  the settings, "stats" and "wifi": {"configured"}
-  POST /api/settings  any of {"mode", "level", "first", "blunder", "brightness",
-                       "wifi": {"ssid", "password"}} ({"ssid": ""} forgets the network)
+  POST /api/move      {"column": 1-columns}; 409 when it is not a person's turn
+  POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
+  GET  /api/settings  the settings, "stats" (of the size chosen: its "size"), "sizes"
+                       (those the panel shows) and "wifi": {"configured"}
+  POST /api/settings  any of {"mode", "level", "first", "blunder", "brightness", "size"
+                       ("8x7": one the panel shows, else 400), "wifi": {"ssid",
+                       "password"}} ({"ssid": ""} forgets the network)
   GET  /api/games     the newest recorded games (connect4.app.records): {"games":
                        [{"number", "mode", "first", "levels", "result", "hints",
-                       "moves", "marks"}], "records": bool}
+                       "moves", "marks", "size"}], "records": bool}
 """
 import json
 
@@ -31,8 +33,8 @@ MAX_BODY = 512  # bytes of JSON a write may carry
 RESULTS = ("red", "yellow", "draw", "abandoned")  # a record's result, by its number
 SIDES = ("red", "yellow")
 MAX_GAMES = 20  # records a GET /api/games answer holds, newest first
-GAME_KEYS = ("mode", "level", "first", "blunder")  # what a new game may set
-SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness")
+GAME_KEYS = ("mode", "level", "first", "blunder", "size")  # what a new game may set
+SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
 
 
 def error(status, message):
@@ -66,6 +68,10 @@ def check_settings(face, data, keys):
         if numeric and (not isinstance(value, int) or isinstance(value, bool)):
             return error(400, "bad value for %r" % key)  # 2.0 == 2 and False == 0 in Python
         if not face.valid(key, value):
+            if key == "size":
+                known = face.sizes()
+                return error(400, "bad value for 'size': %r (COLSxROWS, this board shows %s to %s)"
+                             % (value, known[0], known[-1]))
             return error(400, "bad value for %r" % key)
     return None
 
@@ -100,7 +106,8 @@ class Api:
             for r in stream:
                 out.append({"number": r.number, "mode": r.mode, "first": SIDES[r.first],
                             "levels": list(r.levels), "result": RESULTS[r.result],
-                            "hints": list(r.hints), "moves": r.moves, "marks": r.marks})
+                            "hints": list(r.hints), "moves": r.moves, "marks": r.marks,
+                            "size": r.size})
                 if len(out) >= MAX_GAMES:
                     break
         finally:
@@ -137,9 +144,10 @@ class Api:
         if err:
             return err
         col = data.get("column")
-        if len(data) != 1 or not isinstance(col, int) or isinstance(col, bool) or not 1 <= col <= 7:
-            return error(400, "expected {\"column\": 1-7}")
         face = self.face
+        n = face.columns()
+        if len(data) != 1 or not isinstance(col, int) or isinstance(col, bool) or not 1 <= col <= n:
+            return error(400, "expected {\"column\": 1-%d}" % n)
         if face.busy():
             return error(409, "busy: the last write is not applied yet")
         if not face.human_turn():
