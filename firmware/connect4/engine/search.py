@@ -23,6 +23,8 @@ STOP_TIME = "time"
 FORCED_NODES = 1000  # node budget when only one move does not lose at once
 _SOLVE_EMPTIES = const(30)  # with a node budget and at most this many empty cells, prove first
 _SOLVE_SHARE = const(2)  # the proof may spend 1/_SOLVE_SHARE of the node budget
+_SMALL = const(20)  # on boards of this many cells or fewer the proof is the search: the whole
+# budget is its, and on a position that is its own mirror image only the left half's moves
 _UNKNOWN = const(2)  # root move classes of the proof: 1 win, 0 draw, -1 loss (or no better than a draw)
 
 
@@ -204,7 +206,12 @@ class Searcher:
         try:
             empties = discs - n
             if nodes and depth >= empties and empties <= _SOLVE_EMPTIES and len(order) > 1:
-                core.set_budget(arena, nodes // _SOLVE_SHARE)
+                if discs <= _SMALL:
+                    core.set_budget(arena, nodes)
+                    if self._mirrored(board):  # the right half's moves are the left half's mirrored
+                        order = [c for c in order if 2 * c < board.cols]
+                else:
+                    core.set_budget(arena, nodes // _SOLVE_SHARE)
                 result = self._solve(order, h, player, empties, nodes)
                 if result is not None:
                     if info is not None:
@@ -356,6 +363,18 @@ class Searcher:
                 if rng.below(ties) == 0:
                     move = c
         return move, best, partial
+
+    @staticmethod
+    def _mirrored(board):
+        """Is the position its own mirror image?"""
+        cols = board.cols
+        cells = board.cells
+        for row in range(1, board.rows + 1):
+            i = row * 8
+            for c in range(cols // 2):
+                if cells[i + c] != cells[i + cols - 1 - c]:
+                    return False
+        return True
 
     def _pick(self, mask, rng):
         cols = [c for c in self.order if mask & (1 << c)]
