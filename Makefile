@@ -56,7 +56,7 @@ help:
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE"
 	@echo "                     (--out docs/benchmarks.md rewrites the sections run, keeps the rest),"
-	@echo "                     --only speed|accuracy|levels|perfect|sets|ladder|people, --games N (vs the"
+	@echo "                     --only speed|accuracy|levels|perfect|sets|ladder|sizes|people, --games N (vs the"
 	@echo "                     perfect player), --ladder-games N (per pair of the rating ladder),"
 	@echo "                     --people-games N (a side per opponent), --jobs N (processes)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"

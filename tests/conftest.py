@@ -22,6 +22,8 @@ import host_sim  # noqa: F401,E402
 
 VM_REASON = "MicroPython VM"
 SLOW = {
+    # the engine solves the empty 6x4 and 4x6 boards on CPython (~5 s)
+    "tests/test_sizes.py::test_the_engine_finds_tromps_value_of_6x4_a_second_player_win_and_4x6_a_draw",
     # `make sim` in a pseudo-terminal: make, the simulator's start-up, key by key
     "tests/test_sim_terminal.py::test_make_sim_in_a_terminal",
     # 237 engine commands searched twice on CPython (~15 s): the both-worlds set's ties

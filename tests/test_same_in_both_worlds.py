@@ -73,18 +73,24 @@ def cpython_answers(cmds, reorder=None):
     return out
 
 
-def test_the_command_list_is_large_and_full_of_root_ties():
-    cmds = commands()
-    gos = [c for c in cmds if c.startswith("go")]
-    assert len(gos) >= 200
-    tied = []  # reorder calls that met two root moves with one score
+def tie_spy(tied):
+    """A search.reorder that appends to `tied` each time two root moves share a score."""
+    saved = search.reorder
 
     def spying(order, scores, best):
         values = [scores[c] for c in order]
         if len(set(values)) < len(values):
             tied.append(1)
         saved(order, scores, best)
+    return spying
 
+
+def test_the_command_list_is_large_and_full_of_root_ties():
+    cmds = commands()
+    gos = [c for c in cmds if c.startswith("go")]
+    assert len(gos) >= 200
+    tied = []  # reorder calls that met two root moves with one score
+    spying = tie_spy(tied)
     saved = search.reorder
     answers = []
     protocol = Protocol(answers.append)
@@ -158,3 +164,70 @@ def test_book_moves_are_the_same_in_make_engine_and_on_the_board():
     bookless = io.StringIO()
     assert engine.main(["--no-book"], stdin=io.BytesIO(text.encode()), stdout=bookless) == 0
     assert "info book" not in bookless.getvalue() and bookless.getvalue().count("bestmove") == 14
+
+
+SIZE_LIMITS = ("depth 2", "depth 4", "nodes 150", "nodes 400", "nodes 800")
+
+
+def size_games():
+    """A whole game on every supported size, played through the protocol on
+    CPython: `size`, then each position of the game with a `go` whose answer is
+    the game's next move (seeded ties, a few levels and their blunders, the
+    top level at the end of the smallest boards, where it proves). Returns the
+    commands and CPython's answers."""
+    from connect4.engine.board import MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS
+    rng = Rng(21)
+    cmds = []
+    answers = []
+    protocol = Protocol(answers.append)
+
+    def send(line):
+        cmds.append(line)
+        protocol.handle(line)
+
+    for cols in range(MIN_COLS, MAX_COLS + 1):
+        for rows in range(MIN_ROWS, MAX_ROWS + 1):
+            send("size %dx%d" % (cols, rows))
+            send("seed %d" % (1 + rng.below(1000)))
+            moves = ""
+            board = Board("", cols, rows)
+            while not board.is_over():
+                send("position " + moves)
+                if cols * rows <= 20 and board.count >= 6:
+                    send("level 8")
+                    send("go")  # the top level's own budget: a proof on these boards
+                    send("level %d" % (1 + rng.below(7)))
+                else:
+                    send("go " + SIZE_LIMITS[rng.below(len(SIZE_LIMITS))])
+                col = int(answers[-1].split()[1]) - 1
+                board.play(col)
+                moves += str(col + 1)
+    return cmds, answers
+
+
+def test_a_game_on_every_size_meets_root_ties():
+    from connect4.engine.board import MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS
+    tied = []
+    saved = search.reorder
+    search.reorder = tie_spy(tied)
+    try:
+        cmds, answers = size_games()
+    finally:
+        search.reorder = saved
+    sizes = (MAX_COLS - MIN_COLS + 1) * (MAX_ROWS - MIN_ROWS + 1)
+    assert sum(c.startswith("size") for c in cmds) == sizes == 20
+    assert not any(a.startswith("error") for a in answers), [a for a in answers if a.startswith("error")]
+    assert sum(a.startswith("bestmove") for a in answers) >= 300
+    assert len(tied) >= 100, len(tied)
+
+
+@pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (run `npm ci`)")
+def test_a_game_on_every_size_is_the_same_on_the_board():
+    cmds, expected = size_games()
+    r = mpvm.run(os.path.join(mpvm.ROOT, "firmware", "engine_main.py"),
+                 input="\n".join(cmds + ["quit"]) + "\n", grow=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    got = r.stdout.splitlines()
+    for i, (a, b) in enumerate(zip(got, expected)):
+        assert a == b, "line %d differs: board %r, CPython %r" % (i, a, b)
+    assert len(got) == len(expected)

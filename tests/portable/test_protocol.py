@@ -293,3 +293,34 @@ def test_stream_lines_drop_a_long_line_read_during_a_search():
     assert lines.ready() is None
     Protocol(out.append).handle(lines.next())
     assert out[-1] == "error line too long" and lines.next() is None
+
+
+def test_size_sets_an_empty_board_of_that_size_and_positions_follow_it():
+    out, alive, p = session(["size", "size 8x7", "size", "position 8888888", "go depth 3",
+                             "position 9", "go depth 60", "size 4x4", "position 5", "position 1234",
+                             "go depth 2", "size 7x6", "size"])
+    assert alive
+    assert out[0] == "size 7x6" and out[1] == "size 8x7"
+    assert out[-1] == "size 7x6"
+    bests = [line for line in out if line.startswith("bestmove")]
+    assert len(bests) == 2 and 1 <= int(bests[0].split()[1]) <= 7  # column 8 is full
+    assert "error move '9' at index 0: not a column 1-8" in out
+    assert "error depth must be 1 to 56" in out
+    assert "error move '5' at index 0: not a column 1-4" in out
+    assert 1 <= int(bests[1].split()[1]) <= 4
+    assert p.board.size == "7x6" and p.board.count == 0
+
+
+def test_an_unsupported_or_malformed_size_is_an_error_and_keeps_the_board():
+    out, alive, p = session(["size 5x5", "position 333", "size 9x7", "size 8x3", "size 3x4", "size x",
+                             "size 7x6x2", "size 7\u00d76", "size 7 6", "size", "go depth 1"])
+    assert alive
+    assert out[:7] == ["error unsupported size 9x7: columns 4-8, rows 4-7",
+                       "error unsupported size 8x3: columns 4-8, rows 4-7",
+                       "error unsupported size 3x4: columns 4-8, rows 4-7",
+                       "error size 'x': expected COLSxROWS, like 7x6",
+                       "error size '7x6x2': expected COLSxROWS, like 7x6",
+                       "error size '7\\xd76': expected COLSxROWS, like 7x6",
+                       "error size takes one argument"]
+    assert out[7] == "size 5x5" and p.board.moves_string() == "333"
+    assert out[-1].startswith("bestmove")

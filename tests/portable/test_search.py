@@ -211,8 +211,8 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
     s = Searcher(tt_entries=256)
     rebuilt = Searcher(tt_entries=256)
     rng = Rng(5)
-    for game in range(6):
-        b = Board()
+    for game in range(9):
+        b = Board("", *((7, 6), (8, 7), (5, 4))[game % 3])
         h = core.load_position(s.arena, b.cells, b.tops, b.count)
         while not b.is_over() and b.count < 30:
             moves = b.legal_moves()
@@ -229,16 +229,17 @@ def test_incremental_state_is_exact_and_restored_by_the_search():
             assert core.incremental_state(s.arena) == state, b.moves_string()
 
 
-def model_state(cells, weights):
+def model_state(cells, weights, cols=7, rows=6):
     """Score (player 1's view) and threat holes of a position, counted window
-    by window apart from core. Cell (col, row) is cells[(row + 1) * 8 + col]."""
+    by window apart from core. Cell (col, row) is cells[(row + 1) * 8 + col];
+    the centre columns: one on odd widths, two on even ones."""
     score = 0
-    holes = [bytearray(64), bytearray(64)]
-    for row in range(6):
-        for col in range(7):
+    holes = [bytearray(72), bytearray(72)]
+    for row in range(rows):
+        for col in range(cols):
             for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
                 line = [(col + k * dc, row + k * dr) for k in range(4)]
-                if not all(0 <= c < 7 and 0 <= r < 6 for c, r in line):
+                if not all(0 <= c < cols and 0 <= r < rows for c, r in line):
                     continue
                 owners = [cells[(r + 1) * 8 + c] for c, r in line]
                 for me, sign in ((1, 1), (2, -1)):
@@ -250,10 +251,11 @@ def model_state(cells, weights):
                     elif mine == 3:
                         c, r = line[owners.index(0)]
                         holes[me - 1][(r + 1) * 8 + c] += 1
-    for row in range(6):
-        owner = cells[(row + 1) * 8 + 3]
-        if owner:
-            score += (1 if owner == 1 else -1) * weights[6]  # weight "centre"
+    for row in range(rows):
+        for col in set(((cols - 1) // 2, cols // 2)):
+            owner = cells[(row + 1) * 8 + col]
+            if owner:
+                score += (1 if owner == 1 else -1) * weights[6]  # weight "centre"
     return score, bytes(holes[0]) + bytes(holes[1])
 
 
@@ -268,13 +270,15 @@ def test_place_keeps_what_a_model_counts_from_scratch():
     empty = core.incremental_state(arena)[3]  # the score's stored form at 0
     rng = Rng(13)
     threats = 0
-    for game in range(6):
-        b = Board()
+    for game in range(12):
+        cols, rows = ((7, 6), (8, 7), (4, 4), (6, 4), (8, 5), (5, 7))[game % 6]
+        b = Board("", cols, rows)
         while not b.is_over():
             core.load_position(arena, b.cells, b.tops, b.count)
             state = core.incremental_state(arena)
             score = (state[3][0] | state[3][1] << 8) - (empty[0] | empty[1] << 8)
-            assert (score, state[4]) == model_state(b.cells, core.DEFAULT_WEIGHTS), b.moves_string()
+            model = model_state(b.cells, core.DEFAULT_WEIGHTS, cols, rows)
+            assert (score, state[4]) == model, (b.size, b.moves_string())
             threats += sum(state[4])
             moves = b.legal_moves()
             b.play(moves[rng.below(len(moves))])
@@ -282,27 +286,31 @@ def test_place_keeps_what_a_model_counts_from_scratch():
 
 
 def test_scan_fields_hold_the_columns_the_board_sees():
-    """core.scan's bit layout, read through its named fields."""
+    """core.scan's bit layout, read through its named fields, and core.legal,
+    on the classic board and on the smallest, tallest and widest ones."""
     from connect4.engine import core
     arena = bytearray(core.ARENA_SIZE)
     core.init_arena(arena)
     rng = Rng(9)
     checked = 0
-    for game in range(8):
-        b = Board()
+    for game in range(12):
+        cols, rows = ((7, 6), (4, 4), (8, 7), (5, 7), (8, 4), (6, 5))[game % 6]
+        b = Board("", cols, rows)
         while not b.is_over():
             core.load_position(arena, b.cells, b.tops, b.count)
             s = core.scan(arena, b.turn)
+            legal = core.legal(arena)
+            assert s < (1 << 30) and legal < (1 << cols)  # small ints on the chip
             opp = 3 - b.turn
-            for c in range(7):
+            for c in range(cols):
                 row = b.height(c)
-                above = b.can_play(c) and row < 5 and b.is_winning_move_at(c, row + 1, opp)
-                for field, expected in ((core.SCAN_LEGAL, b.can_play(c)),
-                                        (core.SCAN_WINS, b.is_winning_move(c)),
+                above = b.can_play(c) and row < rows - 1 and b.is_winning_move_at(c, row + 1, opp)
+                assert bool(legal & (1 << c)) == b.can_play(c), (b.moves_string(), c)
+                for field, expected in ((core.SCAN_WINS, b.is_winning_move(c)),
                                         (core.SCAN_THREATS, b.is_winning_move(c, opp)),
                                         (core.SCAN_UNDER, above)):
                     columns = (s >> field) & core.COLUMNS
-                    assert bool(columns & (1 << c)) == expected, (b.moves_string(), c, field)
+                    assert bool(columns & (1 << c)) == expected, (b.size, b.moves_string(), c, field)
                     checked += expected
             moves = b.legal_moves()
             b.play(moves[rng.below(len(moves))])
@@ -334,10 +342,12 @@ def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():
         checked[0] += 1
         return len(wrong)  # stop at the first difference
 
-    for moves in ("4453", "3431357145147553", "62667", "1234567444"):
-        s.search(Board(moves), depth=5, nodes=150, poll=check)
-        assert not wrong, (moves, wrong)
-    assert checked[0] >= 500, checked
+    for moves, cols, rows in (("4453", 7, 6), ("3431357145147553", 7, 6), ("62667", 7, 6),
+                              ("1234567444", 7, 6), ("4455", 8, 7), ("18812345", 8, 7),
+                              ("2323", 4, 4), ("3344", 6, 5), ("1357", 8, 4)):
+        s.search(Board(moves, cols, rows), depth=5, nodes=150, poll=check)
+        assert not wrong, (moves, cols, rows, wrong)
+    assert checked[0] >= 900, checked
 
 
 def test_root_reorder_is_stable_on_ties_and_puts_the_best_first():

@@ -23,7 +23,11 @@ Every figure is measured in this run:
      runs the sets alone (a quarter of an hour), without the games;
   6. the ladder: Elo of every level and four references from a round robin
      (tools/bench/ladder.py);
-  7. against people (tools/bench/people.py): the top level with its book as
+  7. board sizes (tools/bench/sizes.py): on every size from 4x4 to 8x7, the
+     top level's chip time per move and results against the tutorial AI
+     adapted to the size; on the sizes it solves, every move checked by a
+     brute-force solver;
+  8. against people (tools/bench/people.py): the top level with its book as
      first and second player against the perfect player erring at 2-50%,
      levels 1-8, the tutorial and threat-aware AIs and the random mover, every
      move judged by bitbully (W-D-L, games that kept a win or a given draw,
@@ -54,7 +58,7 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench, ladder, page, people, perfect, stack  # noqa: E402
+from tools.bench import chipbench, ladder, page, people, perfect, sizes, stack  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
@@ -414,6 +418,10 @@ def main(argv=None):
             say.part("ladder")
             games = args.ladder_games or (2 if args.quick else 10)
             ladder.report(say, *ladder.ladder(pool, games), games=games)
+        if run("sizes"):
+            say.part("sizes")
+            ipn_of, source = size_ipn(args.micropython)
+            sizes.report(pool, say, args.quick, ipn_of, source)
     given = sys.argv[1:] if argv is None else argv
     if run("people"):
         say.part("people")
@@ -428,7 +436,30 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder", "people")
+SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder", "sizes", "people")
+
+
+def size_ipn(micropython):
+    """(ipn_of(size) -> (instructions per node, how known), source) for the sizes section:
+    callgrind now with --micropython, else the figures recorded in tools/data/chip.txt
+    (instr_per_node.py --sizes --record), else the 7x6 figure times levels.node_cost."""
+    from tools.bench.instr_per_node import measure, recorded
+    base, source = recorded_ipn()
+    cache = {}
+
+    def ipn_of(size):
+        name = "%dx%d" % size
+        if name not in cache:
+            if micropython:
+                cache[name] = (measure(micropython, size=name), "measured")
+            else:
+                figure = recorded("instructions_per_node_" + name)
+                cache[name] = (figure, "recorded") if figure else \
+                    (base * levels.node_cost(*size) // 100, "modelled")
+        return cache[name]
+    if micropython:
+        return ipn_of, "callgrind now on %s" % micropython
+    return ipn_of, source
 
 
 def speed_and_memory(args, say):

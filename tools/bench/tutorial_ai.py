@@ -5,6 +5,10 @@ of view: centre-column discs x3, and for every 4-cell window 4 own = 100,
 3 own + 1 empty = 5, 2 own + 2 empty = 2, 3 opponent + 1 empty = -4; a won
 game is +-1e14. Columns are tried left to right and ties go to the first,
 with a seeded random starting choice as in the tutorial.
+
+Adapted to any board size (`make bench --only sizes`): the grid, the windows
+and the centre column (cols // 2, the tutorial's) are the board's; on 7x6 it
+plays exactly as the tutorial.
 """
 import random
 
@@ -12,14 +16,14 @@ ROWS, COLS = 6, 7
 WIN_SCORE = 10 ** 14
 
 
-def _lines():
+def _lines(rows=ROWS, cols=COLS):
     out = []
-    for r in range(ROWS):
-        for c in range(COLS):
+    for r in range(rows):
+        for c in range(cols):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
                 cells = [(r + k * dr, c + k * dc) for k in range(4)]
-                if all(0 <= rr < ROWS and 0 <= cc < COLS for rr, cc in cells):
-                    out.append([rr * COLS + cc for rr, cc in cells])
+                if all(0 <= rr < rows and 0 <= cc < cols for rr, cc in cells):
+                    out.append([rr * cols + cc for rr, cc in cells])
     return out
 
 
@@ -30,28 +34,30 @@ class TutorialAI:
     def __init__(self, depth=5, seed=0):
         self.depth = depth
         self.rng = random.Random(seed)
+        self._size(ROWS, COLS)
 
-    @staticmethod
-    def _valid(grid):
-        return [c for c in range(COLS) if grid[(ROWS - 1) * COLS + c] == 0]
+    def _size(self, rows, cols):
+        self.rows, self.cols = rows, cols
+        self.lines = LINES if (rows, cols) == (ROWS, COLS) else _lines(rows, cols)
 
-    @staticmethod
-    def _drop(grid, col, piece):
-        for r in range(ROWS):
-            if grid[r * COLS + col] == 0:
-                grid[r * COLS + col] = piece
-                return r * COLS + col
+    def _valid(self, grid):
+        return [c for c in range(self.cols) if grid[(self.rows - 1) * self.cols + c] == 0]
+
+    def _drop(self, grid, col, piece):
+        for r in range(self.rows):
+            if grid[r * self.cols + col] == 0:
+                grid[r * self.cols + col] = piece
+                return r * self.cols + col
         raise ValueError("full column")
 
-    @staticmethod
-    def _wins(grid, piece):
-        return any(all(grid[i] == piece for i in line) for line in LINES)
+    def _wins(self, grid, piece):
+        return any(all(grid[i] == piece for i in line) for line in self.lines)
 
-    @staticmethod
-    def _score(grid, piece):
+    def _score(self, grid, piece):
         opp = 3 - piece
-        score = 3 * sum(1 for r in range(ROWS) if grid[r * COLS + COLS // 2] == piece)
-        for line in LINES:
+        cols = self.cols
+        score = 3 * sum(1 for r in range(self.rows) if grid[r * cols + cols // 2] == piece)
+        for line in self.lines:
             vals = [grid[i] for i in line]
             own, empty, theirs = vals.count(piece), vals.count(0), vals.count(opp)
             if own == 4:
@@ -92,6 +98,9 @@ class TutorialAI:
         return best_col, best
 
     def choose(self, board):
-        """0-based column for the side to move of a connect4 Board."""
-        grid = [board.get(c, r) for r in range(ROWS) for c in range(COLS)]
+        """0-based column for the side to move of a connect4 Board (any size)."""
+        rows, cols = getattr(board, "rows", ROWS), getattr(board, "cols", COLS)
+        if (rows, cols) != (self.rows, self.cols):
+            self._size(rows, cols)
+        grid = [board.get(c, r) for r in range(rows) for c in range(cols)]
         return self._minimax(grid, self.depth, -float("inf"), float("inf"), True, board.turn)[0]

@@ -67,9 +67,10 @@ class Book:
         self.buf = bytearray(_RECORD * max(1, head[7]))  # the largest bucket
 
     def move(self, board):
-        """The book's column for `board` (an engine.board.Board), else -1."""
+        """The book's column for `board` (an engine.board.Board), else -1
+        (always on a board other than 7x6: the book is the classic board's)."""
         head = self.head
-        if board.count > head[12]:
+        if board.count > head[12] or board.cols != 7 or board.rows != 6:
             return _MISS
         key = self.key
         tmp = self.tmp

@@ -16,7 +16,8 @@ Every offset, bit field and sentinel below is a named ``const``: the compiler
 folds them, so the names cost nothing per node.
 
 Scores are from the side to move's point of view. A forced win placed with
-disc k (k = 1..DISCS counting all discs) scores WIN + DISCS + 1 - k; a loss the
+disc k (k = 1..discs counting all discs; discs = cols x rows, 42 on 7x6)
+scores WIN + discs + 1 - k; a loss the
 negation; 0 is a draw or a level position; heuristic values stay within
 +-EVAL_MAX. Win scores depend on the position only, so the table may store
 them as is.
@@ -24,33 +25,35 @@ them as is.
 import micropython
 from micropython import const
 
-from connect4.engine.board import new_cells, CENTRE_FIRST
+from connect4.engine.board import new_cells, centre_first
 
 WIN = const(1000)
 EVAL_MAX = const(900)
 INF = const(2000)  # beyond every score; alpha and beta travel packed in 12 bits (see _AB_BIAS)
 
 # The field, in the board's padded layout (connect4/engine/board.py): cell
-# (col, row) at (row + 1) * 8 + col; border cells below, above and in column 7.
-_COLS = const(7)
-_ROWS = const(6)
-DISCS = const(_COLS * _ROWS)  # cells of the field: a game's discs are numbered 1..DISCS
+# (col, row) at (row + 1) * 8 + col for every size; border cells below the
+# field, above it and right of it (an 8-column board has none at the right).
+# The size itself lives in the arena (set_size): columns, the field's end,
+# the disc count, the window tables, the centre columns and the move order.
+# The constants below are the largest board's, for the regions' room.
+MAX_COLS = const(8)
+MAX_ROWS = const(7)
+MAX_DISCS = const(MAX_COLS * MAX_ROWS)  # 56: a game's discs are numbered 1..discs
 _FIELD_SHIFT = const(6)
 _FIELD = const(1 << _FIELD_SHIFT)  # bytes of the padded field, 8 x 8
 _ROW_SHIFT = const(3)
 _ROW = const(1 << _ROW_SHIFT)  # index step one row up
 _COL_MASK = const(_ROW - 1)  # index & _COL_MASK: the column
-_CENTRE_COL = const(_COLS // 2)
-_TOP_ROW = const(_ROWS * _ROW)  # first cell of the top row: a cell below it has one above
-_FIELD_END = const(_TOP_ROW + _ROW)  # a column whose next cell is here is full
 _BORDER = const(3)
 
-# scan(): one bit per column (COLUMNS) in each of four fields, at these shifts.
-COLUMNS = const(0x7F)
+# scan(): one bit per column (COLUMNS) in each of three fields, at these
+# shifts (24 bits: four 8-bit fields would break the 30-bit small-int rule);
+# legal() gives the columns that are not full.
+COLUMNS = const(0xFF)
 SCAN_WINS = const(0)  # the side to move wins by playing there
-SCAN_THREATS = const(SCAN_WINS + _COLS)  # the opponent would win there: a block is due
-SCAN_UNDER = const(SCAN_THREATS + _COLS)  # the cell above wins for the opponent
-SCAN_LEGAL = const(SCAN_UNDER + _COLS)  # the column is not full
+SCAN_THREATS = const(SCAN_WINS + MAX_COLS)  # the opponent would win there: a block is due
+SCAN_UNDER = const(SCAN_THREATS + MAX_COLS)  # the cell above wins for the opponent
 
 # A window's state: how many discs of each player its four cells hold.
 _DISC1 = const(1)  # one disc of player 1
@@ -63,29 +66,29 @@ _STATES = const(4 * _DISC2 + 1)  # states 0..64 (64: player 2's four, never made
 _F_BIAS = const(128)  # _F holds a window state's value + _F_BIAS
 _SCORE_BIAS = const(32768)  # the arena holds the incremental score + _SCORE_BIAS
 
-_WINDOW_COUNT = const(69)  # four-cell lines on the field
+_WINDOW_COUNT = const(107)  # four-cell lines on the largest field, 8x7 (7x6: 69)
 _CW_SHIFT = const(4)
-_CW_SLOTS = const(1 << _CW_SHIFT)  # room for the windows through one cell (13 at most)
-_PLAYING = const(_FIELD_END - _ROW)  # cells from the first playing row to the field's end (48)
+_CW_SLOTS = const(1 << _CW_SHIFT)  # room for the windows through one cell (16 at most, on 8x7)
+_PLAYING = const(MAX_ROWS * _ROW)  # cells from the first playing row to the largest field's end (56)
 _KEY_SHIFT = const(2)  # 4 bytes a Zobrist key
 _SIDE_SHIFT = const(_KEY_SHIFT + _FIELD_SHIFT)  # one key per cell for each player
-_PLIES = const(DISCS - 1)  # records for plies 0..DISCS - 2: a node holding DISCS - 1 discs makes no move
+_PLIES = const(MAX_DISCS - 1)  # records for plies 0..discs - 2: a node holding discs - 1 discs makes no move
 _PLY_SHIFT = const(4)
 _PLY_BYTES = const(1 << _PLY_SHIFT)  # a ply's record: what its node keeps while a child is searched
-_P_MOVES = const(0)  # _COLS bytes: the ordered move list
-_P_COUNT = const(_P_MOVES + _COLS)  # how many moves it holds
+_P_MOVES = const(0)  # MAX_COLS bytes: the ordered move list
+_P_COUNT = const(_P_MOVES + MAX_COLS)  # how many moves it holds
 _P_ALPHA0 = const(_P_COUNT + 1)  # 2 bytes each, + _AB_BIAS: the window's lower end as the node's
 _P_BETA = const(_P_ALPHA0 + 2)  # bounds and the table left it, its upper end,
 _P_BEST = const(_P_BETA + 2)  # and the best score so far
-_P_NEXT = const(_P_BEST + 2)  # the index of the move being searched
-_P_STATE = const(_P_NEXT + 1)  # its best move so far | _RESEARCH
-_MOVE_BITS = const(7)  # _P_STATE & _MOVE_BITS: the best move (_NO_MOVE: none yet)
-_RESEARCH = const(8)  # the child is being searched again with the full window
+_P_STATE = const(_P_BEST + 2)  # its best move so far | _RESEARCH | the index of the move being searched << _NEXT_SHIFT
+_MOVE_BITS = const(15)  # _P_STATE & _MOVE_BITS: the best move (_NO_MOVE: none yet)
+_RESEARCH = const(16)  # the child is being searched again with the full window
+_NEXT_SHIFT = const(5)  # 3 bits: moves 0..7
 
 # Arena layout (byte offsets), each region right after the one before.
 _CELLS = const(0)  # the field
-_TOP = const(_CELLS + _FIELD)  # 7 bytes: next free cell index per column
-_N = const(_TOP + _COLS)  # discs on the board
+_TOP = const(_CELLS + _FIELD)  # MAX_COLS bytes: next free cell index per column
+_N = const(_TOP + MAX_COLS)  # discs on the board
 _ABORT = const(_N + 1)  # 1 once the search must unwind
 _ROOTN = const(_ABORT + 1)  # discs at the root of this search
 _NODES = const(_ROOTN + 1)  # 4 bytes little endian: nodes searched
@@ -94,13 +97,22 @@ _POLLMASK = const(_BUDGET + 4)  # 2 bytes: poll the hook when nodes & mask == 0
 _TTMASK = const(_POLLMASK + 2)  # 2 bytes: table buckets - 1
 _SCORE = const(_TTMASK + 2)  # 2 bytes: window + centre score for player 1, + _SCORE_BIAS
 _WEIGHTS = const(_SCORE + 2)  # 16 bytes of evaluation weights (see WEIGHT_NAMES)
-_ORDER = const(_WEIGHTS + 16)  # 8 bytes (7 used): columns centre first
-_CENTRE = const(_ORDER + 8)  # 8 bytes (7 used): static ordering bonus per column
-_PLY_RECORDS = const(_CENTRE + 8)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
-_KEYS = const(_PLY_RECORDS + _PLIES * _PLY_BYTES)  # 8 bytes: the ordering keys of the list being sorted
-_T1 = const(_KEYS + 8)  # per cell, player 1 threats it is the hole of
-_T2 = const(_T1 + _FIELD)  # the same for player 2 (must follow _T1)
-_WINDOWS = const(_T2 + _FIELD)  # per window: start cell, index step
+_NCOLS = const(_WEIGHTS + 16)  # the size (set_size): columns,
+_NROWS = const(_NCOLS + 1)  # rows,
+_FEND = const(_NROWS + 1)  # the field's end (a column whose next cell is here is full),
+_NDISCS = const(_FEND + 1)  # cells of the field,
+_NWINDOWS = const(_NDISCS + 1)  # four-cell windows,
+_PODD = const(_NWINDOWS + 1)  # the parity weights in force (0 on odd heights, see set_size)
+_PLOW = const(_PODD + 1)
+_ORDER = const(_PLOW + 1)  # MAX_COLS bytes: columns centre first
+_CENTRE = const(_ORDER + MAX_COLS)  # MAX_COLS bytes: static ordering bonus per column
+_MIDCOL = const(_CENTRE + MAX_COLS)  # MAX_COLS bytes: 1 for a centre column (two on even widths)
+_PLY_RECORDS = const(_MIDCOL + MAX_COLS)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
+_KEYS = const(_PLY_RECORDS + _PLIES * _PLY_BYTES)  # MAX_COLS bytes: the ordering keys of the list being sorted
+_T1 = const(_KEYS + MAX_COLS)  # per cell, player 1 threats it is the hole of
+_T_BYTES = const(_FIELD + _ROW)  # a row of zeros above the field: the cell above a top cell reads 0
+_T2 = const(_T1 + _T_BYTES)  # the same for player 2 (must follow _T1)
+_WINDOWS = const(_T2 + _T_BYTES)  # per window: start cell, index step
 _WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
 _F = const(_WSTATE + _WINDOW_COUNT)  # per state: its value + _F_BIAS
 _CWN = const(_F + _STATES)  # per cell: windows through it
@@ -116,6 +128,7 @@ ARENA_SIZE = const(_TABLE)  # bytes before the table
 _WTHREAT = const(_WEIGHTS + 2)  # a threat cell (it would complete a four), any height
 _WODD = const(_WEIGHTS + 3)  # extra for a threat on the row parity that favours its owner
 _WLOW = const(_WEIGHTS + 4)  # extra for the lowest threat of a column on the right parity
+# (the horizon reads these two from _PODD and _PLOW: see set_size)
 _WSTACK = const(_WEIGHTS + 5)  # two threats of one player stacked in a column (a fork)
 _WCENTRE = const(_WEIGHTS + 6)  # a disc in the centre column
 _WNEXT = const(_WEIGHTS + 7)  # a threat right above a playable cell (the column is poisoned)
@@ -138,7 +151,7 @@ _KEY_MAX = const(254)  # any other move at most
 # (some 25,000 stores into 2,048 entries at the top level), the deep entries
 # near the root, which save the most nodes, so survive the flood of shallow
 # ones. A stored score is a searched node's best, so it stays within
-# +-(WIN + DISCS + 1) and fits 12 bits; depths stay below 64 (42 plies at most).
+# +-(WIN + discs + 1) and fits 12 bits; depths stay below 64 (56 plies at most, on 8x7).
 TT_ENTRY = const(5)
 _BUCKET = const(2 * TT_ENTRY)
 # An entry starts with its check: 2 bytes little endian, hash bits _CHECK_SHIFT..
@@ -150,7 +163,7 @@ _CHECK_MASK = const(0xFFFF)
 _TT_BIAS = const(2048)
 _SCORE_HIGH = const(15)  # the score's high bits in the _TT_MOVE byte
 _MOVE_SHIFT = const(4)
-_NO_MOVE = const(7)  # no column: "no best move" in the table and in the search
+_NO_MOVE = const(8)  # no column (0..7 are): "no best move" in the table and in the search
 _FLAG_BITS = const(2)
 _FLAG_MASK = const((1 << _FLAG_BITS) - 1)
 _LOWER = const(1)  # flags; 0 marks an empty slot
@@ -174,18 +187,64 @@ def get32(buf, offset):
     return buf[offset] | (buf[offset + 1] << 8) | (buf[offset + 2] << 16) | (buf[offset + 3] << 24)
 
 
-def init_arena(arena, weights=DEFAULT_WEIGHTS):
+def init_arena(arena, weights=DEFAULT_WEIGHTS, cols=7, rows=6):
     """Fill the constant parts of a fresh arena (once, at start-up)."""
-    arena[_CELLS:_CELLS + _FIELD] = new_cells()
-    for i, col in enumerate(CENTRE_FIRST):
+    seed = 0x2545F491
+    for i in range(2 * _FIELD):  # xorshift32, kept to 30 bits so keys stay small ints
+        seed ^= (seed << 13) & 0xFFFFFFFF
+        seed ^= seed >> 17
+        seed ^= (seed << 5) & 0xFFFFFFFF
+        _put32(arena, _ZOBRIST + (i << _KEY_SHIFT), seed & 0x3FFFFFFF)
+    for i in range(len(weights)):
+        arena[_WEIGHTS + i] = weights[i]
+    arena[_NCOLS] = 0  # no size yet: set_size builds everything
+    set_size(arena, cols, rows)
+    set_weights(arena, weights)
+
+
+def set_size(arena, cols, rows):
+    """Make the arena's tables those of a cols x rows board (engine.board's
+    sizes, checked there); an empty field. Returns True if the size changed:
+    the transposition table then holds another board's positions (same cells,
+    same keys) and must be cleared by the caller.
+
+    The size reaches everything the search reads: the columns scanned and
+    ordered (centre first, engine.board.centre_first), the field's end, the
+    disc count in the win scores, the windows and the windows through each
+    cell, the centre columns of the evaluation (two on even widths), and the
+    parity terms. Those follow the even-odd rule of Allis' Connect 4 theory
+    (the first player wants threats on odd rows, the second on even ones),
+    which rests on columns of even height (claimeven: the second player
+    answers in the same column); with an odd number of rows it does not hold,
+    so there the parity weights are 0 and a threat counts the same on any row.
+    """
+    if arena[_NCOLS] == cols and arena[_NROWS] == rows:
+        return False
+    arena[_NCOLS] = cols
+    arena[_NROWS] = rows
+    arena[_FEND] = (rows + 1) * _ROW
+    arena[_NDISCS] = cols * rows
+    arena[_CELLS:_CELLS + _FIELD] = new_cells(cols, rows)
+    for i in range(MAX_COLS):
+        arena[_TOP + i] = _ROW + i
+        arena[_ORDER + i] = 0
+        arena[_CENTRE + i] = 0
+        arena[_MIDCOL + i] = 0
+    order = centre_first(cols)
+    for i in range(cols):
+        col = order[i]
         arena[_ORDER + i] = col
-        arena[_CENTRE + col] = 6 - i
+        arena[_CENTRE + col] = cols - 1 - i
+    arena[_MIDCOL + (cols - 1) // 2] = 1
+    arena[_MIDCOL + cols // 2] = 1
+    for i in range(_FIELD):
+        arena[_CWN + i] = 0
     w = 0  # the four-cell windows, each as (start cell, index step)
-    for row in range(_ROWS):
-        for col in range(_COLS):
+    for row in range(rows):
+        for col in range(cols):
             # (index step, column step, row step): right, up-left, up, up-right
             for d, dc, dr in ((1, 1, 0), (_ROW - 1, -1, 1), (_ROW, 0, 1), (_ROW + 1, 1, 1)):
-                if 0 <= col + 3 * dc < _COLS and row + 3 * dr < _ROWS:
+                if 0 <= col + 3 * dc < cols and row + 3 * dr < rows:
                     start = (row + 1) * _ROW + col
                     arena[_WINDOWS + 2 * w] = start
                     arena[_WINDOWS + 2 * w + 1] = d
@@ -194,13 +253,21 @@ def init_arena(arena, weights=DEFAULT_WEIGHTS):
                         arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = w
                         arena[_CWN + x] += 1
                     w += 1
-    seed = 0x2545F491
-    for i in range(2 * _FIELD):  # xorshift32, kept to 30 bits so keys stay small ints
-        seed ^= (seed << 13) & 0xFFFFFFFF
-        seed ^= seed >> 17
-        seed ^= (seed << 5) & 0xFFFFFFFF
-        _put32(arena, _ZOBRIST + (i << _KEY_SHIFT), seed & 0x3FFFFFFF)
-    set_weights(arena, weights)
+    arena[_NWINDOWS] = w
+    _parity(arena)
+    return True
+
+
+def _parity(arena):
+    """The parity weights in force: the weights' own on even heights, 0 on odd."""
+    even = 1 - (arena[_NROWS] & 1)
+    arena[_PODD] = arena[_WODD] * even
+    arena[_PLOW] = arena[_WLOW] * even
+
+
+def size(arena):
+    """(cols, rows) of the arena's board."""
+    return arena[_NCOLS], arena[_NROWS]
 
 
 def set_weights(arena, weights):
@@ -213,6 +280,7 @@ def set_weights(arena, weights):
         value = weights[count - 1]
         arena[_F + count * _DISC1] = _F_BIAS + value
         arena[_F + count * _DISC2] = _F_BIAS - value
+    _parity(arena)
 
 
 def zobrist(arena, index, player):
@@ -220,12 +288,19 @@ def zobrist(arena, index, player):
 
 
 def load_position(arena, cells, tops, count):
-    """Copy a board into the arena, rebuild the incremental state, return the hash."""
+    """Copy a board into the arena, rebuild the incremental state, return the hash.
+
+    The board's size (len(tops) columns, its rows from the border in `cells`)
+    becomes the arena's (set_size), if it was not already."""
+    rows = 0
+    while rows < MAX_ROWS and cells[(rows + 1) * _ROW] != _BORDER:
+        rows += 1
+    set_size(arena, len(tops), rows)
     for i in range(_FIELD):
         arena[_CELLS + i] = cells[i] if cells[i] == _BORDER else 0
     for i in range(_WINDOW_COUNT):
         arena[_WSTATE + i] = 0
-    for i in range(_T1, _T2 + _FIELD):
+    for i in range(_T1, _T2 + _T_BYTES):
         arena[i] = 0
     arena[_SCORE] = _SCORE_BIAS & 0xFF
     arena[_SCORE + 1] = _SCORE_BIAS >> 8
@@ -235,7 +310,7 @@ def load_position(arena, cells, tops, count):
         if v == 1 or v == 2:
             place(arena, i, v)
             h ^= zobrist(arena, i, v)
-    arena[_TOP:_TOP + _COLS] = tops
+    arena[_TOP:_TOP + len(tops)] = tops
     arena[_N] = count
     return h
 
@@ -244,8 +319,8 @@ def incremental_state(arena):
     """What make and unmake keep up to date, for checks against a rebuild:
     (cells, tops, disc count, score, threat counts, window states); the first
     three are load_position's arguments."""
-    return (bytes(arena[_CELLS:_CELLS + _FIELD]), bytes(arena[_TOP:_TOP + _COLS]), arena[_N],
-            bytes(arena[_SCORE:_SCORE + 2]), bytes(arena[_T1:_T2 + _FIELD]),
+    return (bytes(arena[_CELLS:_CELLS + _FIELD]), bytes(arena[_TOP:_TOP + arena[_NCOLS]]), arena[_N],
+            bytes(arena[_SCORE:_SCORE + 2]), bytes(arena[_T1:_T2 + _T_BYTES]),
             bytes(arena[_WSTATE:_WSTATE + _WINDOW_COUNT]))
 
 
@@ -280,7 +355,7 @@ def play(arena, col, player, h):
 _AB_BIAS = const(2048)
 _AB_BITS = const(12)
 _AB_MASK = const((1 << _AB_BITS) - 1)
-_DEPTH_SHIFT = const(2 * _AB_BITS)  # depth <= DISCS: the packed int stays below 2**30
+_DEPTH_SHIFT = const(2 * _AB_BITS)  # depth <= MAX_DISCS < 64: the packed int stays below 2**30
 
 
 def search(arena, depth, alpha, beta, h):
@@ -350,7 +425,7 @@ def place(arena, x: int, q: int):
                 t = _T2 + y
             p[t] = p[t] + 1
         j += 1
-    if (x & _COL_MASK) == _CENTRE_COL:
+    if p[_MIDCOL + (x & _COL_MASK)]:
         if q == 1:
             s += p[_WCENTRE]
         else:
@@ -389,7 +464,7 @@ def remove(arena, x: int):
         elif new == _THREE2:
             p[_T2 + x] = p[_T2 + x] + 1
         j += 1
-    if (x & _COL_MASK) == _CENTRE_COL:
+    if p[_MIDCOL + (x & _COL_MASK)]:
         if q == 1:
             s -= p[_WCENTRE]
         else:
@@ -421,8 +496,8 @@ def scan(arena, player: int) -> int:
 
     SCAN_WINS: `player` wins there at once; SCAN_THREATS: the opponent would
     win there at once; SCAN_UNDER: the cell above the playable one wins for
-    the opponent (playing there hands over the game); SCAN_LEGAL: not full.
-    Read a field as (s >> SCAN_x) & COLUMNS.
+    the opponent (playing there hands over the game). Read a field as
+    (s >> SCAN_x) & COLUMNS; legal() gives the columns that are not full.
     """
     p = arena
     own = _T1
@@ -431,18 +506,28 @@ def scan(arena, player: int) -> int:
         own = _T2
         opp = _T1
     out = 0
+    fend = p[_FEND]
     c = 0
-    while c < _COLS:
+    while c < p[_NCOLS]:
         x = p[_TOP + c]
-        if x < _FIELD_END:
-            out |= 1 << (c + SCAN_LEGAL)
+        if x < fend:
             if p[own + x]:
                 out |= 1 << (c + SCAN_WINS)
             if p[opp + x]:
                 out |= 1 << (c + SCAN_THREATS)
-            if x < _TOP_ROW:
-                if p[opp + x + _ROW]:
-                    out |= 1 << (c + SCAN_UNDER)
+            if p[opp + x + _ROW]:  # 0 above the top row: _T_BYTES
+                out |= 1 << (c + SCAN_UNDER)
+        c += 1
+    return out
+
+
+def legal(arena) -> int:
+    """One bit per column that is not full."""
+    out = 0
+    c = 0
+    while c < arena[_NCOLS]:
+        if arena[_TOP + c] < arena[_FEND]:
+            out |= 1 << c
         c += 1
     return out
 
@@ -490,6 +575,10 @@ def negamax(arena, depth: int, h: int) -> int:
     alpha0 = 0  # ... its window as its own bounds and the table left it ...
     best = 0  # ... and the best so far
     best_move = _NO_MOVE
+    cols = int(p[_NCOLS])  # the board's size (set_size), for the whole search
+    fend = int(p[_FEND])
+    discs = int(p[_NDISCS])
+    win_n = WIN + discs  # a win with disc k scores win_n + 1 - k
     while 1:
         if step == _ENTER:
             count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
@@ -510,7 +599,7 @@ def negamax(arena, depth: int, h: int) -> int:
             if p[_ABORT]:
                 continue
             n = p[_N]
-            if n >= DISCS:
+            if n >= discs:
                 continue
             player = 1 + (n & 1)
             # s = scan(arena, player), inlined
@@ -519,44 +608,46 @@ def negamax(arena, depth: int, h: int) -> int:
             if player == 2:
                 own = _T2
                 opp = _T1
-            s = 0
+            s = 0  # the wins, ...
+            threats = 0  # ... the threats, ...
+            under = 0  # ... the cells under an opponent's win ...
+            cands = 0  # ... and the legal moves, a bit per column
             c = 0
-            while c < _COLS:
+            bit = 1
+            while c < cols:
                 x = p[_TOP + c]
-                if x < _FIELD_END:
-                    s |= 1 << (c + SCAN_LEGAL)
+                if x < fend:
+                    cands |= bit
                     if p[own + x]:
-                        s |= 1 << c  # SCAN_WINS is 0
+                        s |= bit
                     if p[opp + x]:
-                        s |= 1 << (c + SCAN_THREATS)
-                    if x < _TOP_ROW:
-                        if p[opp + x + _ROW]:
-                            s |= 1 << (c + SCAN_UNDER)
+                        threats |= bit
+                    if p[opp + x + _ROW]:  # 0 above the top row: _T_BYTES
+                        under |= bit
                 c += 1
-            if s & (COLUMNS << SCAN_WINS):
-                r = (WIN + DISCS) - n  # this disc, number n + 1, wins
+                bit <<= 1
+            if s:
+                r = win_n - n  # this disc, number n + 1, wins
                 continue
-            if n >= DISCS - 1:
+            if n >= discs - 1:
                 continue  # the last disc fills the board without winning: 0
-            threats = (s >> SCAN_THREATS) & COLUMNS
-            under = (s >> SCAN_UNDER) & COLUMNS
             if threats:
                 if (threats & (threats - 1)) != 0 or (threats & under) != 0:
-                    r = n - (WIN + DISCS - 1)  # two threats, or the block hands over a win
+                    r = n - (win_n - 1)  # two threats, or the block hands over a win
                     continue
                 cands = threats
             else:
-                cands = ((s >> SCAN_LEGAL) & COLUMNS) & (COLUMNS ^ under)
+                cands = cands & (COLUMNS ^ under)
                 if cands == 0:
-                    r = n - (WIN + DISCS - 1)  # every move hands the opponent disc n + 2 and the win
+                    r = n - (win_n - 1)  # every move hands the opponent disc n + 2 and the win
                     continue
-            hi = (WIN + DISCS - 2) - n  # we cannot win before our next-but-one disc, n + 3
+            hi = (win_n - 2) - n  # we cannot win before our next-but-one disc, n + 3
             if beta > hi:
                 beta = hi
                 if alpha >= beta:
                     r = beta
                     continue
-            lo = n - (WIN + DISCS - 3)  # nor can the opponent win with its next disc, n + 2
+            lo = n - (win_n - 3)  # nor can the opponent win with its next disc, n + 2
             if alpha < lo:
                 alpha = lo
                 if alpha >= beta:
@@ -573,18 +664,18 @@ def negamax(arena, depth: int, h: int) -> int:
                 # player stacked in a column (a fork).
                 r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
                 wthreat = p[_WTHREAT]
-                wodd = p[_WODD]
-                wlow = p[_WLOW]
+                wodd = p[_PODD]  # 0 on odd heights (set_size)
+                wlow = p[_PLOW]
                 wstack = p[_WSTACK]
                 wnext = p[_WNEXT]
                 c = 0
-                while c < _COLS:
+                while c < cols:
                     x = p[_TOP + c]
                     y = x
                     low = 0  # set once any threat was seen lower in this column
                     prev1 = 0
                     prev2 = 0
-                    while y < _FIELD_END:
+                    while y < fend:
                         ta = p[_T1 + y]
                         tb = p[_T2 + y]
                         odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
@@ -652,7 +743,7 @@ def negamax(arena, depth: int, h: int) -> int:
                 two = _TWO2
             cnt = 0
             i = 0
-            while i < _COLS:
+            while i < cols:
                 c = p[_ORDER + i]
                 i += 1
                 if not (cands & (1 << c)):
@@ -750,14 +841,13 @@ def negamax(arena, depth: int, h: int) -> int:
                             k = _T2 + y
                         p[k] = p[k] + 1
                     j += 1
-                if (x & _COL_MASK) == _CENTRE_COL:
+                if p[_MIDCOL + (x & _COL_MASK)]:
                     acc += centre
                 p[_SCORE] = acc & 0xFF
                 p[_SCORE + 1] = (acc >> 8) & 0xFF
                 # Descend: the child's window, the first move's the full one, the
                 # others' a null window first (_RETURN searches again if it fails high).
-                p[rec + _P_NEXT] = i
-                p[rec + _P_STATE] = best_move
+                p[rec + _P_STATE] = best_move | (i << _NEXT_SHIFT)
                 p[rec + _P_ALPHA0] = (alpha0 + _AB_BIAS) & 0xFF
                 p[rec + _P_ALPHA0 + 1] = (alpha0 + _AB_BIAS) >> 8
                 p[rec + _P_BETA] = (beta + _AB_BIAS) & 0xFF
@@ -792,9 +882,10 @@ def negamax(arena, depth: int, h: int) -> int:
                 centre = 0 - centre
             rec = _PLY_RECORDS + ((n - p[_ROOTN]) << _PLY_SHIFT)
             cnt = p[rec + _P_COUNT]
-            i = p[rec + _P_NEXT]
-            research = p[rec + _P_STATE] & _RESEARCH
-            best_move = p[rec + _P_STATE] & _MOVE_BITS
+            state = p[rec + _P_STATE]
+            i = state >> _NEXT_SHIFT
+            research = state & _RESEARCH
+            best_move = state & _MOVE_BITS
             alpha0 = (p[rec + _P_ALPHA0] | (p[rec + _P_ALPHA0 + 1] << 8)) - _AB_BIAS
             beta = (p[rec + _P_BETA] | (p[rec + _P_BETA + 1] << 8)) - _AB_BIAS
             best = (p[rec + _P_BEST] | (p[rec + _P_BEST + 1] << 8)) - _AB_BIAS
@@ -807,7 +898,7 @@ def negamax(arena, depth: int, h: int) -> int:
             if i > 0 and research == 0 and sc > alpha and sc < beta and p[_ABORT] == 0:
                 # The null window failed high (an aborted child scored nothing):
                 # the same child again, with the full window.
-                p[rec + _P_STATE] = best_move | _RESEARCH
+                p[rec + _P_STATE] = state | _RESEARCH
                 child_alpha = 0 - beta
                 beta = 0 - alpha
                 alpha = child_alpha
@@ -843,7 +934,7 @@ def negamax(arena, depth: int, h: int) -> int:
                 elif new == _THREE2:
                     p[_T2 + x] = p[_T2 + x] + 1
                 j += 1
-            if (x & _COL_MASK) == _CENTRE_COL:
+            if p[_MIDCOL + (x & _COL_MASK)]:
                 acc -= centre
             p[_SCORE] = acc & 0xFF
             p[_SCORE + 1] = (acc >> 8) & 0xFF

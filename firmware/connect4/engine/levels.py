@@ -4,6 +4,15 @@ A level's limits are a depth cap, a node budget and a blunder percent. The
 measured strength of each level and its estimated time per move on the chip
 are in docs/benchmarks.md (`make bench`). The time cap that the board adds is a
 safety net only.
+
+The budgets are the classic 7x6 board's; a level keeps its time per move on
+every size: a node costs more on a larger board (more columns to scan and
+order, more windows through a cell) and less on a smaller one, so a level's
+budget is scaled by the node's cost there (`nodes(level, cols, rows)`). The
+costs, percent of a 7x6 node's, are callgrind's counts on each size
+(tools/bench/instr_per_node.py --sizes, recorded in tools/data/chip.txt)
+rounded up; tests/test_sizes.py checks them against that record. On 7x6 the
+budgets are the table's own.
 """
 from micropython import const
 
@@ -36,9 +45,25 @@ def depth(level):
     return LEVELS[clamp_level(level) - 1][_DEPTH]
 
 
-def nodes(level):
-    """The node budget of a 1-based level."""
-    return LEVELS[clamp_level(level) - 1][_NODES]
+# A node's cost on each size, percent of a 7x6 node's: rows 4..7, columns 4..8 each
+_COST = bytes((51, 53, 64, 70, 78,     # 4 rows
+               53, 65, 72, 92, 101,    # 5
+               61, 70, 90, 100, 110,   # 6
+               63, 83, 95, 107, 116))  # 7
+
+
+def node_cost(cols, rows):
+    """A node's cost on a cols x rows board (4x4 to 8x7), percent of a 7x6 node's."""
+    return _COST[(rows - 4) * 5 + cols - 4]
+
+
+def nodes(level, cols=7, rows=6):
+    """The node budget of a 1-based level on a cols x rows board."""
+    budget = LEVELS[clamp_level(level) - 1][_NODES]
+    cost = node_cost(cols, rows)
+    if cost != 100:
+        budget = budget * 100 // cost
+    return budget
 
 
 def blunder(level):

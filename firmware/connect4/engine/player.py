@@ -3,7 +3,8 @@
 A blunder is a uniformly random legal move, drawn with the level's chance,
 but never when the AI can win at once or must block: those it always plays.
 The opening book (engine/book.py), when given and when the level uses it
-(the top level), answers before the search; the blunder roll comes first and
+(the top level), answers before the search (on 7x6 only: on another size
+the top level searches); the blunder roll comes first and
 is drawn exactly as without a book, so the RNG's stream up to a book move is
 the same in every world, book or not.
 """
@@ -48,5 +49,5 @@ class AIPlayer:
         return self.searcher.search(
             board,
             depth=levels.depth(self.level) if depth is None else depth,
-            nodes=levels.nodes(self.level) if nodes is None else nodes,
+            nodes=levels.nodes(self.level, board.cols, board.rows) if nodes is None else nodes,
             time_ms=time_ms, poll=poll, info=info, rng=self.rng)

@@ -2,7 +2,9 @@
 
 One command a line in (str, or bytes that must be UTF-8), answers out through
 `write(line)`:
-  position [digits]       set the position (no digits: empty board)
+  size [COLSxROWS]        the board, 4x4 to 8x7 (7x6 by default): an empty one of that
+                          size; alone, answers `size COLSxROWS`
+  position [digits]       set the position (no digits: empty board), on the current size
   go [depth D] [nodes N] [movetime MS]
                           search; `info depth D score S nodes N` lines, `info nodes N`
                           (the move's whole count), then `bestmove C` (`info book`
@@ -34,7 +36,7 @@ search began all wait for its end, so a command list sent in one piece gets
 the same answers as one sent line by line after each answer.
 """
 from connect4.engine import levels
-from connect4.engine.board import Board
+from connect4.engine.board import Board, parse_size
 from connect4.engine.player import AIPlayer
 
 MAX_LINE = 1024  # bytes of a command line, its line end aside
@@ -43,8 +45,8 @@ TOO_LONG = "line too long"
 MAX_NODES = 100000000
 MAX_MOVETIME = 3600000  # ms: an hour
 NOT_TEXT = "the line is not UTF-8 text"
-HELP = ("commands: position [digits] | go [depth D] [nodes N] [movetime MS] | stop | level 1-%d"
-        " | seed S | blunder 0-100 | isready | quit" % levels.MAX_LEVEL)
+HELP = ("commands: size COLSxROWS | position [digits] | go [depth D] [nodes N] [movetime MS] | stop"
+        " | level 1-%d | seed S | blunder 0-100 | isready | quit" % levels.MAX_LEVEL)
 
 
 def words(line):
@@ -251,6 +253,8 @@ class Protocol:
                 return False
             elif cmd == "position":
                 self._position(args)
+            elif cmd == "size":
+                self._size(args)
             elif cmd == "go":
                 self._go(args)
                 return not self._quit
@@ -280,13 +284,24 @@ class Protocol:
         if len(args) != 1:
             raise ValueError("%s takes one argument" % cmd)
 
+    def _size(self, args):
+        if not args:
+            self.write("size " + self.board.size)
+            return
+        self._one(args, "size")
+        for ch in args[0]:
+            if ch < " " or ch >= "\x7f":  # parse_size quotes ASCII with repr(), the same in both worlds
+                raise ValueError("size %s: expected COLSxROWS, like 7x6" % quote(args[0]))
+        cols, rows = parse_size(args[0])  # ValueError names what is supported
+        self.board = Board("", cols, rows)
+
     def _position(self, args):
         if len(args) > 1:
             raise ValueError("position takes one string of column digits")
         moves = args[0] if args else ""
         for i in range(len(moves)):
             if moves[i] >= "\x7f":  # Board.load names ASCII ones itself, with repr()
-                raise ValueError("move %s at index %d: not a column 1-7" % (quote(moves[i]), i))
+                raise ValueError("move %s at index %d: not a column 1-%d" % (quote(moves[i]), i, self.board.cols))
         self.board.load(moves)
 
     def _go(self, args):
@@ -296,7 +311,7 @@ class Protocol:
         for i in range(0, len(args), 2):
             key = args[i]
             if key == "depth":
-                limits["depth"] = number(args[i + 1], 1, 42, "depth")
+                limits["depth"] = number(args[i + 1], 1, self.board.discs, "depth")
             elif key == "nodes":
                 limits["nodes"] = number(args[i + 1], 1, MAX_NODES, "nodes")
             elif key == "movetime":

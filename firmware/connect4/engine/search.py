@@ -13,8 +13,8 @@ import time
 from micropython import const
 
 from connect4.engine import core
-from connect4.engine.board import CENTRE_FIRST, CELLS
-from connect4.engine.core import WIN, INF, DISCS
+from connect4.engine.board import CELLS, centre_first
+from connect4.engine.core import WIN, INF
 
 STOP_NONE = ""
 STOP_NODES = "nodes"
@@ -23,6 +23,8 @@ STOP_TIME = "time"
 FORCED_NODES = 1000  # node budget when only one move does not lose at once
 _SOLVE_EMPTIES = const(30)  # with a node budget and at most this many empty cells, prove first
 _SOLVE_SHARE = const(2)  # the proof may spend 1/_SOLVE_SHARE of the node budget
+_SMALL = const(20)  # on boards of this many cells or fewer the proof is the search: the whole
+# budget is its, and on a position that is its own mirror image only the left half's moves
 _UNKNOWN = const(2)  # root move classes of the proof: 1 win, 0 draw, -1 loss (or no better than a draw)
 
 
@@ -39,18 +41,21 @@ class SearchResult:
             self.move, self.score, self.depth, self.nodes, self.stopped)
 
 
-WIN_BASE = WIN + DISCS + 1  # a win with disc k (k = 1..DISCS) scores WIN_BASE - k
+def win_base(discs):
+    """A win with disc k (k = 1..discs, the board's cells) scores win_base(discs) - k."""
+    return WIN + discs + 1
 
 
 def is_win_score(score):
     return score > WIN or score < -WIN
 
 
-def moves_to_end(score, count):
-    """Discs the winner still has to drop for a forced result (0 for none)."""
+def moves_to_end(score, count, discs=42):
+    """Discs the winner still has to drop for a forced result (0 for none);
+    `discs`: the board's cells (Board.discs)."""
     if not is_win_score(score):
         return 0
-    disc = WIN_BASE - abs(score)  # number of the winning disc
+    disc = win_base(discs) - abs(score)  # number of the winning disc
     return (disc - count + 1) // 2
 
 
@@ -102,7 +107,8 @@ class Searcher:
         core.init_arena(self.arena, weights)
         self.tt = memoryview(self.arena)[core.ARENA_SIZE:]  # the table, at the arena's end
         self.last = bytearray(CELLS)  # the previous search's field; zeros: none
-        self.scores = [0] * 7
+        self.scores = [0] * core.MAX_COLS
+        self.order = centre_first(7)  # the columns centre first, for the size searched last
         self._user_poll = None
         self._deadline = 0
         self._timed = False
@@ -147,34 +153,39 @@ class Searcher:
             return 1
         return 0
 
-    def search(self, board, depth=DISCS, nodes=0, time_ms=0, poll=None, info=None, rng=None):
-        """Best move for the side to move of `board` (a Board, left unchanged).
+    def search(self, board, depth=core.MAX_DISCS, nodes=0, time_ms=0, poll=None, info=None, rng=None):
+        """Best move for the side to move of `board` (a Board of any size, left unchanged).
 
-        depth: iteration cap; nodes: node budget (0 = none); time_ms: wall-clock
+        depth: iteration cap (to the end of the game at most); nodes: node budget (0 = none); time_ms: wall-clock
         safety cap (0 = none); poll(): truthy stops the search; info(depth,
         score, nodes) after each finished iteration; rng breaks ties.
         """
         if board.is_over():
             raise ValueError("game is over")
         arena = self.arena
+        if core.set_size(arena, board.cols, board.rows):  # another size: the table's positions are another board's
+            core.clear(self.tt, len(self.tt))
+            self.order = centre_first(board.cols)
         h = core.load_position(arena, board.cells, board.tops, board.count)
         n = board.count
+        discs = board.discs
+        base = win_base(discs)
         player = board.turn
         s = core.scan(arena, player)
         wins = (s >> core.SCAN_WINS) & core.COLUMNS
         threats = (s >> core.SCAN_THREATS) & core.COLUMNS
-        legal = (s >> core.SCAN_LEGAL) & core.COLUMNS
+        legal = core.legal(arena)
         if wins:
-            return SearchResult(self._pick(wins, rng), WIN_BASE - (n + 1), 1, 0)  # disc n + 1 wins
+            return SearchResult(self._pick(wins, rng), base - (n + 1), 1, 0)  # disc n + 1 wins
         if threats:
             cands = threats
             if threats & (threats - 1):  # two threats: the opponent's next disc, n + 2, wins
-                return SearchResult(self._pick(threats, None), (n + 2) - WIN_BASE, 1, 0)
+                return SearchResult(self._pick(threats, None), (n + 2) - base, 1, 0)
         else:
             cands = legal & ~(s >> core.SCAN_UNDER)
             if not cands:  # every move loses at once: delay by playing anything
-                return SearchResult(self._pick(legal, None), (n + 2) - WIN_BASE, 1, 0)
-        order = [c for c in CENTRE_FIRST if cands & (1 << c)]
+                return SearchResult(self._pick(legal, None), (n + 2) - base, 1, 0)
+        order = [c for c in self.order if cands & (1 << c)]
         if len(order) == 1:  # forced: search only for the score, do not spend the budget
             nodes = min(nodes, FORCED_NODES) if nodes else FORCED_NODES
 
@@ -193,9 +204,14 @@ class Searcher:
         self._stop = STOP_NONE
         core._poll = self._hook
         try:
-            empties = DISCS - n
+            empties = discs - n
             if nodes and depth >= empties and empties <= _SOLVE_EMPTIES and len(order) > 1:
-                core.set_budget(arena, nodes // _SOLVE_SHARE)
+                if discs <= _SMALL:
+                    core.set_budget(arena, nodes)
+                    if self._mirrored(board):  # the right half's moves are the left half's mirrored
+                        order = [c for c in order if 2 * c < board.cols]
+                else:
+                    core.set_budget(arena, nodes // _SOLVE_SHARE)
                 result = self._solve(order, h, player, empties, nodes)
                 if result is not None:
                     if info is not None:
@@ -227,7 +243,7 @@ class Searcher:
                 if draw >= 0 and result.score <= 0:
                     result.move, result.score = draw, 0  # nothing better in sight than the proven draw
                 return result
-            return self._deepen(order, h, player, min(depth, DISCS - n), info, rng)
+            return self._deepen(order, h, player, min(depth, discs - n), info, rng)
         finally:
             core._poll = core.no_poll
             self._user_poll = None
@@ -349,6 +365,17 @@ class Searcher:
         return move, best, partial
 
     @staticmethod
-    def _pick(mask, rng):
-        cols = [c for c in CENTRE_FIRST if mask & (1 << c)]
+    def _mirrored(board):
+        """Is the position its own mirror image?"""
+        cols = board.cols
+        cells = board.cells
+        for row in range(1, board.rows + 1):
+            i = row * 8
+            for c in range(cols // 2):
+                if cells[i + c] != cells[i + cols - 1 - c]:
+                    return False
+        return True
+
+    def _pick(self, mask, rng):
+        cols = [c for c in self.order if mask & (1 << c)]
         return cols[rng.below(len(cols))] if rng is not None and len(cols) > 1 else cols[0]
