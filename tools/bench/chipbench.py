@@ -15,14 +15,11 @@ blunders), one line a level:
 D and B are the level's caps, N the mean nodes searched a move, T and M the
 mean and the longest milliseconds a move.
 
-With an argument COLSxROWS (anywhere; e.g. 8x7) the positions are
-SIZE_POSITIONS on a board of that size (tools/bench/instr_per_node.py --sizes).
-
-Usage: chipbench.py [nodes] [firmware dir] [levels] [COLSxROWS]
+Usage: chipbench.py [nodes] [firmware dir] [levels] [COLSxROWS: SIZE_POSITIONS on that size]
 """
 import sys
 
-SIZE = [a for a in sys.argv[1:] if "x" in a and a[0] in "0123456789"]
+SIZE = [a for a in sys.argv[1:] if "x" in a and a[0] < "A"]
 ARGS = [a for a in sys.argv[1:] if a != "levels" and a not in SIZE]
 if len(ARGS) > 1:
     sys.path.insert(0, ARGS[1])
@@ -35,7 +32,7 @@ from connect4.engine.search import Searcher  # noqa: E402
 POSITIONS = ("", "4453", "444443", "3344352", "44", "1234567765",
              "3453", "4344355", "4")
 LEVEL_POSITIONS = ("", "4453", "3344352")
-SIZE_POSITIONS = ("", "1", "12", "21", "33", "23", "31")  # legal on every size, 4x4 to 8x7
+SIZE_POSITIONS = ("", "1", "12", "21", "33", "23", "31")
 
 
 _SEARCHER = []
@@ -50,12 +47,11 @@ def searcher_once():
 
 
 def run(budget, out=print, size=None):
-    """Search the positions (SIZE_POSITIONS on a (cols, rows) `size`) with `budget` nodes each."""
     searcher = searcher_once()
     total_nodes = 0
     total_ms = 0
-    for moves in (POSITIONS if size is None else SIZE_POSITIONS):
-        board = Board(moves) if size is None else Board(moves, size[0], size[1])
+    for moves in SIZE_POSITIONS if size else POSITIONS:
+        board = Board(moves, *size) if size else Board(moves)
         searcher.new_game()  # each position alone: figures that do not depend on the order
         start = ticks_ms()
         result = searcher.search(board, nodes=budget)
@@ -98,7 +94,6 @@ def run_levels(out=print, positions=LEVEL_POSITIONS):
 
 
 if __name__ == "__main__":
-    run(int(ARGS[0]) if ARGS else 5000,
-        size=tuple(int(v) for v in SIZE[0].split("x")) if SIZE else None)
+    run(int(ARGS[0]) if ARGS else 5000, size=SIZE and [int(v) for v in SIZE[0].split("x")])
     if "levels" in sys.argv[1:]:
         run_levels()
