@@ -61,7 +61,9 @@ COMMON = {
     # net that stops a search running this long (0 = none).
     "poll_interval": 256,
     "ai_time_cap_ms": 10000,
-    "tt_entries": 2048,
+    # The search's table: 1024 entries, 5 KB (2048 kept the budget of 90 KB out of reach once
+    # the board sizes came; against people it played as well: docs/ai.md#the-table)
+    "tt_entries": 1024,
     # system
     "watchdog_ms": 0,  # hardware watchdog timeout (0 = off); fed by the main loop and the search
     "safe_mode_ms": 1000,  # hold the button this long after power-on: no game, REPL free
@@ -69,7 +71,7 @@ COMMON = {
     "flash_dir": "",  # where settings and the error log live ("" = the flash root)
     # Wi-Fi (the menu turns it on; off at every power-on): the web page and API
     "web_host": "0.0.0.0",
-    "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on (5 KB instead of 10 KB)
+    "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on: the same, so it plays the same
     "web_port": 80,  # 0: no page served (the simulator without --web)
 }
 

@@ -28,7 +28,7 @@ def test_the_probe_ran_the_whole_board(figures):
     assert figures["search_nodes"] >= 50000  # the strongest level's budget, used up
     assert figures["game_moves"] >= 7 and figures["game_saved"], figures  # a finished game, on flash
     from connect4.engine.core import TT_ENTRY
-    assert figures["table"] == 2048 * TT_ENTRY  # the config's table
+    assert figures["table"] == 1024 * TT_ENTRY  # the config's table
     held = figures["import"] + figures["app"]
     assert held < figures["search_peak"] and held < figures["game_peak"], figures
 

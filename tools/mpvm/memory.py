@@ -11,7 +11,7 @@ functions are compiled as plain Python), then `tools/mpvm/memory_probe.py` build
 the board the way `connect4.boot.main` does. Figures, in bytes:
 - import: heap held after importing what main.py imports (the whole board);
 - app: heap held by the App built on it (drivers, store, Searcher and its
-  2048-entry table, menu);
+  1024-entry table, menu);
 - search_peak: heap in use at the end of a top-level move (the strongest
   level, 50,000 nodes) from the empty board, everything above included. The VM
   collects only between steps, so this counts every byte the search allocated

@@ -77,6 +77,8 @@ def steps():
     hw = hardware_setup.build(cfg)
     clock = VirtualClock()
     app = build_app(cfg, hw, clock=clock, seed=cfg["seed"])
+    hardware_setup = build_app = None  # as connect4.boot.main: the builders are used once
+    boot.forget("connect4.hardware_setup", "connect4.app.assemble")
     store = app.store
     keep['app'] = (hw, app)
     yield

@@ -101,9 +101,10 @@ def hint(app, sig, now):
     turn = app.turn
     turn._start(now)
     try:
-        result = turn.searcher.search(app.board, depth=levels.depth(levels.MAX_LEVEL),
-                                      nodes=levels.nodes(levels.MAX_LEVEL), poll=turn.hook,
-                                      info=turn._info_cb, time_ms=turn.time_cap_ms)
+        board = app.board  # the top level's budget on this board's size
+        result = turn.searcher.search(board, depth=levels.depth(levels.MAX_LEVEL),
+                                      nodes=levels.nodes(levels.MAX_LEVEL, board.cols, board.rows),
+                                      poll=turn.hook, info=turn._info_cb, time_ms=turn.time_cap_ms)
     finally:
         turn.thinking = False
     app.input.flush()  # a press that stopped it gives nothing

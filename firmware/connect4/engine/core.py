@@ -148,7 +148,7 @@ _KEY_MAX = const(254)  # any other move at most
 # by the hash's low bits: the first keeps the deepest search (a store replaces
 # it only when at least as deep; the entry it displaces moves to the second),
 # the second takes every other store. A probe looks at both. In a table far smaller than a search
-# (some 25,000 stores into 2,048 entries at the top level), the deep entries
+# (some 25,000 stores into 1,024 entries at the top level), the deep entries
 # near the root, which save the most nodes, so survive the flood of shallow
 # ones. A stored score is a searched node's best, so it stays within
 # +-(WIN + discs + 1) and fits 12 bits; depths stay below 64 (56 plies at most, on 8x7).

@@ -95,7 +95,7 @@ class Searcher:
     machine; callers that need a position judged alone call new_game() first.
     """
 
-    def __init__(self, tt_entries=2048, poll_interval=256, weights=core.DEFAULT_WEIGHTS, clock=time):
+    def __init__(self, tt_entries=1024, poll_interval=256, weights=core.DEFAULT_WEIGHTS, clock=time):
         if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
             raise ValueError("tt_entries must be a power of two from 16 to 65536")
         if poll_interval & (poll_interval - 1) or not 1 <= poll_interval <= 65536:
