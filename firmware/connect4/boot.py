@@ -182,7 +182,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             if hw is None:
                 from connect4 import hardware_setup  # used once: forgotten below
                 hw = hardware_setup.build(cfg)
-                hardware_setup = None
+                del hardware_setup
                 forget("connect4.hardware_setup")
             if choice < 0:
                 choice = power_on_choice(hw, cfg["safe_mode_ms"], clock) if cfg["safe_mode_ms"] else _GAME
@@ -200,7 +200,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             from connect4.app.assemble import build_app  # used once an app: forgotten below
             app = build_app(cfg, hw, clock, seed, listener, book_path=book_path, wifi=wifi,
                             judge=judge)
-            build_app = None
+            del build_app
             forget("connect4.app.assemble")
             if listener is not None:
                 listener("app", app)
