@@ -84,7 +84,7 @@ import time
 from micropython import const
 
 from connect4.engine import levels
-from connect4.engine.board import Board, parse_size
+from connect4.engine.board import Board, MAX_COLS, MAX_ROWS, parse_size
 from connect4.engine.search import is_win_score
 from connect4.hw.display import brightness_for
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
@@ -129,7 +129,6 @@ _LOSES = const(76)  # "L": the move loses (by force)
 _WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
 _ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back this often with no move since is given up
-_MAX_DISCS = const(56)  # the largest board's (8x7): the marks' room
 
 
 class App:
@@ -159,7 +158,7 @@ class App:
         self.judge = judge  # judge(moves, size) -> marks string or None (the simulator's perfect solver)
         self.hints = [0, 0]
         self.game_levels = (0, 0)  # by side, 0 for a person (new_game)
-        self.marks = bytearray(b"?" * _MAX_DISCS)
+        self.marks = bytearray(b"?" * (MAX_COLS * MAX_ROWS))  # room for the largest board
         self.hint_col = -1  # the hinted column while the cursor stays on it
         self.colors = [0, RED, YELLOW]  # by engine player
         self.mode = MODE_AI

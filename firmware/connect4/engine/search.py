@@ -13,7 +13,7 @@ import time
 from micropython import const
 
 from connect4.engine import core
-from connect4.engine.board import CELLS, centre_first
+from connect4.engine.board import CELLS, STRIDE, centre_first
 from connect4.engine.core import WIN, INF
 
 STOP_NONE = ""
@@ -370,7 +370,7 @@ class Searcher:
         cols = board.cols
         cells = board.cells
         for row in range(1, board.rows + 1):
-            i = row * 8
+            i = row * STRIDE  # the padded layout: row r's first cell at (r + 1) * STRIDE
             for c in range(cols // 2):
                 if cells[i + c] != cells[i + cols - 1 - c]:
                     return False
