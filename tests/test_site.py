@@ -243,7 +243,7 @@ def test_a_press_during_a_level_8_search_plays_at_once(site_without_book, browse
     print("press during a level-8 search: answered %.0f ms after the press, %s" % (after_ms, found))
     assert found["level"] == 8
     assert found["stopped"] == "poll", found  # the press stopped it: not its budget, not its depth
-    assert found["nodes"] < 50000
+    assert found["nodes"] < 48000  # level 8's budget (connect4.engine.levels)
     wait(browser, "c4.state.moves.length > %d" % len(moves), 5, "the AI's disc played")
 
 

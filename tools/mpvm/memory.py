@@ -13,7 +13,7 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
 - app: heap held by the App built on it (drivers, store, Searcher and its
   1024-entry table, menu);
 - search_peak: heap in use at the end of a top-level move (the strongest
-  level, 50,000 nodes) from the empty board, everything above included. The VM
+  level's whole budget) from the empty board, everything above included. The VM
   collects only between steps, so this counts every byte the search allocated
   since: an upper bound of the true peak;
 - game_peak: the same bound over a whole game against the AI, the result
