@@ -10,6 +10,7 @@ import pytest
 
 from connect4.engine import levels
 from tools import common
+from tools.bench import held
 from tools.board import device, fakeboard
 from tools.mpvm import memory
 
@@ -55,6 +56,7 @@ def test_the_marked_scripts_are_the_ones_the_host_tools_run():
     assert fakeboard.REPL == common.path(common.FAKEBOARD_REPL)
     assert memory.PROBE == common.path(common.MEMORY_PROBE)
     assert device.bench_commands("COM3")[0][-1] == common.CHIPBENCH
+    assert held.SCRIPT == common.path(common.HELD_SEARCH)
     for rel in common.MICROPYTHON_SCRIPTS:
         assert os.path.isfile(common.path(rel)), rel
 

@@ -19,7 +19,8 @@ MICROPYTHON_MARK = "# Runs inside MicroPython"
 CHIPBENCH = "tools/bench/chipbench.py"  # board (make bench-device), VM, unix port, CPython
 FAKEBOARD_REPL = "tools/board/fakeboard_repl.py"  # the VM behind tools/board/fakeboard.py
 MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE)
+HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH)
 
 
 def path(rel):
@@ -84,6 +85,10 @@ class Say:
     def __call__(self, text=""):
         print(text, flush=True)
         self.lines.append(text)
+
+    def progress(self, text):
+        """Print a progress line at once but keep it out of the file: a page gives results."""
+        print(text, flush=True)
 
     def part(self, name):
         """A new part of the report begins here (a section of docs/benchmarks.md)."""

@@ -269,8 +269,9 @@ def run(games, opponents=OPPONENTS, jobs=1, micropython=None, book=BOOK, say=pri
               for opp in opponents for first in (True, False) for g in range(games)]
     todo = [(opp, first, seed, book, micropython) for opp, first, seed in wanted
             if (opp, first, seed) not in done]
+    progress = getattr(say, "progress", say)  # not kept in the page
     if todo:
-        say("people: %d games cached, %d to play (%s, %d process%s)" % (
+        progress("people: %d games cached, %d to play (%s, %d process%s)" % (
             len(wanted) - len(todo), len(todo), "MicroPython unix port" if micropython else "CPython",
             jobs, "" if jobs == 1 else "es"))
         started = time.time()
@@ -285,7 +286,7 @@ def run(games, opponents=OPPONENTS, jobs=1, micropython=None, book=BOOK, say=pri
                 out.write(json.dumps(g, sort_keys=True) + "\n")
                 out.flush()
                 if n % 100 == 0:
-                    say("people: %d of %d games, %.0f s" % (n, len(todo), time.time() - started))
+                    progress("people: %d of %d games, %.0f s" % (n, len(todo), time.time() - started))
             if jobs != 1:
                 pool.close()
                 pool.join()

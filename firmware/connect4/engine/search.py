@@ -227,22 +227,13 @@ class Searcher:
                             move, rank = c, k
                     return SearchResult(move, 0, 0, core.nodes(arena), self._stop)
                 core.set_budget(arena, nodes)  # the rest of the budget for the heuristic search
-                # Drop the root moves the proof showed no better than another;
-                # keep the first proven draw as the fallback.
-                draw = -1
-                for c in order:
-                    if scores[c] == 0:
-                        draw = c
-                        break
+                # Drop the root moves the proof showed lost (a draw, when proved, was played).
                 i = len(order) - 1
                 while i >= 0 and len(order) > 1:
-                    if scores[order[i]] == -1 or (scores[order[i]] == 0 and order[i] != draw):
+                    if scores[order[i]] == -1:
                         order.pop(i)
                     i -= 1
-                result = self._deepen(order, h, player, min(depth, empties), info, rng)
-                if draw >= 0 and result.score <= 0:
-                    result.move, result.score = draw, 0  # nothing better in sight than the proven draw
-                return result
+                return self._deepen(order, h, player, min(depth, empties), info, rng)
             return self._deepen(order, h, player, min(depth, discs - n), info, rng)
         finally:
             core._poll = core.no_poll
@@ -251,11 +242,14 @@ class Searcher:
     def _solve(self, order, h, player, depth, budget):
         """Prove the root's result to the end of the game within the budget.
 
-        First a weak solve (Pascal Pons' technique): each root move is probed
-        to the end with the window (-1, 1), or the null window (0, 1) once a
-        draw is known, which only asks win, draw or loss; the core's bounds
-        from the empty cells (no win before one's next-but-one disc) and the
-        table prune it. The first winning move stops it. Then, within the
+        First a weak solve (Pascal Pons' technique), with null windows: each
+        root move is asked "a win?" (0, 1) until one is; only if none is, each
+        is asked "a draw?" (-1, 0) until one is. The core's bounds from the
+        empty cells (no win before one's next-but-one disc) and the table
+        prune it. Asking for the win first, rather than the first move's
+        exact class with (-1, 1), finds more wins within the level 8 budget
+        in positions of games against the board, and no fewer draws
+        (docs/ai.md#the-proof). Then, within the
         budget left, the exact score among the moves that can matter: the
         fastest win, or the slowest loss, with the whole `budget`. Returns a SearchResult, or None when
         the budget ran out before the result was known (the classes found so
@@ -270,23 +264,36 @@ class Searcher:
             scores[c] = _UNKNOWN
         best = -1
         win = -1
-        for i in range(len(order)):
+        for i in range(len(order)):  # a win? (0, 1)
             c = order[i]
             hz = core.play(arena, c, player, h)
-            if best < 0:
-                v = -core.search(arena, empties - 1, -1, 1, hz)
-            else:
-                v = -core.search(arena, empties - 1, -1, 0, hz)
+            v = -core.search(arena, empties - 1, -1, 0, hz)
             core.unmake(arena, c)
             if core.aborted(arena):
+                for j in range(i):
+                    scores[order[j]] = _UNKNOWN  # no win, but a draw or a loss: not known which
                 return None
-            k = 1 if v > 0 else (0 if v == 0 and best < 0 else -1)
-            scores[c] = k
-            if k > best:
-                best = k
-            if k > 0:
+            if v > 0:
+                scores[c] = 1
+                best = 1
                 win = i
                 break
+            scores[c] = -1  # no better than the win found next, if one is
+        if win < 0:
+            for i in range(len(order)):  # no win: a draw? (-1, 0)
+                c = order[i]
+                hz = core.play(arena, c, player, h)
+                v = -core.search(arena, empties - 1, 0, 1, hz)
+                core.unmake(arena, c)
+                if core.aborted(arena):
+                    while i < len(order):
+                        scores[order[i]] = _UNKNOWN  # the losses proved before it stay -1
+                        i += 1
+                    return None
+                if v >= 0:
+                    scores[c] = 0
+                    best = 0
+                    break
         if best == 0:
             for c in order:
                 if scores[c] == 0:
