@@ -57,7 +57,7 @@ WIDE_PLIES = 14  # the first-player book follows every defender reply to here
 DEEP_PLIES = 20  # then the best replies from every position to here
 FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
 SECOND_WIDE = 11  # the second-player book holds every position to here
-SECOND_PLIES = 11  # and those where the board holds a draw or a win to here (13: see the README)
+SECOND_PLIES = 13  # and those where the board holds a draw or a win to here
 EXTRA = os.path.join(ROOT, "tools", "data", "book_corrections.txt")
 LIMIT = 1_200_000  # the book's size limit (bytes, issue 19: 1.9 MB of flash is free after make deploy)
 # The file format is connect4/engine/book.py's: its sizes are read from there
@@ -284,8 +284,10 @@ def bucket_of(key, bits):
 
 
 def bucket_bits(records):
+    """About 4 to 8 records a bucket: a u32 of index per 4 x 8 record bytes at most, and a
+    bucket the board reads in one `readinto` (tools/book/lookup_cost.py counts the scan)."""
     bits = 4
-    while (1 << bits) * 4 < records:
+    while (1 << bits) * 8 < records:
         bits += 1
     return bits
 
