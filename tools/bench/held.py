@@ -21,15 +21,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tools import common  # noqa: E402
-from tools.common import DATA, ROOT, TOP_LEVEL  # noqa: E402
+from tools.common import DATA, ROOT, TOP_LEVEL, sign  # noqa: E402
 
 POSITIONS = os.path.join(DATA, "positions_held.txt")
 SCRIPT = common.path(common.HELD_SEARCH)
-
-
-def classes(scores):
-    """Each column's class (1 win, 0 draw, -1 loss, None full) of bitbully's scores."""
-    return [None if s is None else (s > 0) - (s < 0) for s in scores]
 
 
 def search(positions, nodes, firmware, micropython=None):
@@ -68,13 +63,13 @@ def main(argv=None):
     judge = shared()
     tally = {1: [0, 0, 0], 0: [0, 0, 0]}  # class held -> [positions, kept, nodes]
     for moves, (col, n) in found.items():
-        cls = classes(judge.analyze(moves))
-        held = max(c for c in cls if c is not None)
+        scores = judge.analyze(moves)
+        held = sign(max(s for s in scores if s is not None))  # as tools/bench/people.py judges
         if held < 0:
             continue  # not a held position (the file holds none)
         row = tally[held]
         row[0] += 1
-        row[1] += cls[col - 1] == held
+        row[1] += sign(scores[col - 1]) == held
         row[2] += n
     print("top level's search alone, %d nodes, %s, firmware %s" % (
         nodes, "MicroPython unix port" if args.micropython else "CPython", os.path.relpath(args.firmware, ROOT)))

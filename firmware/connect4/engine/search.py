@@ -262,7 +262,6 @@ class Searcher:
         empties = depth
         for c in order:
             scores[c] = _UNKNOWN
-        best = -1
         win = -1
         for i in range(len(order)):  # a win? (0, 1)
             c = order[i]
@@ -270,34 +269,21 @@ class Searcher:
             v = -core.search(arena, empties - 1, -1, 0, hz)
             core.unmake(arena, c)
             if core.aborted(arena):
-                for j in range(i):
-                    scores[order[j]] = _UNKNOWN  # no win, but a draw or a loss: not known which
-                return None
+                return None  # the moves asked are no win, but a draw or a loss: still unknown
             if v > 0:
                 scores[c] = 1
-                best = 1
                 win = i
                 break
-            scores[c] = -1  # no better than the win found next, if one is
         if win < 0:
-            for i in range(len(order)):  # no win: a draw? (-1, 0)
-                c = order[i]
+            for c in order:  # no win: a draw? (-1, 0)
                 hz = core.play(arena, c, player, h)
                 v = -core.search(arena, empties - 1, 0, 1, hz)
                 core.unmake(arena, c)
                 if core.aborted(arena):
-                    while i < len(order):
-                        scores[order[i]] = _UNKNOWN  # the losses proved before it stay -1
-                        i += 1
-                    return None
+                    return None  # the losses proved so far are marked -1
                 if v >= 0:
-                    scores[c] = 0
-                    best = 0
-                    break
-        if best == 0:
-            for c in order:
-                if scores[c] == 0:
-                    return SearchResult(c, 0, empties, core.nodes(arena))
+                    return SearchResult(c, 0, empties, core.nodes(arena))  # the first draw
+                scores[c] = -1
         core.set_budget(arena, budget)
         # The exact scores, to the end: the fastest win among the winner and
         # the moves not yet probed, or the slowest loss.
