@@ -5,6 +5,8 @@ use it. Scripts run as `python tools/<job>/<name>.py` put the repository root
 on sys.path themselves (two lines at their top) before importing this.
 """
 import os
+import subprocess
+import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -19,8 +21,20 @@ MICROPYTHON_MARK = "# Runs inside MicroPython"
 CHIPBENCH = "tools/bench/chipbench.py"  # board (make bench-device), VM, unix port, CPython
 FAKEBOARD_REPL = "tools/board/fakeboard_repl.py"  # the VM behind tools/board/fakeboard.py
 MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
-HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH)
+HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py and tools/book/exits.py
+EXIT_REPLIES = "tools/book/exit_replies.py"  # the unix port, for tools/book/exits.py
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, EXIT_REPLIES)
+
+
+def run_script(args, micropython=None):
+    """The stdout of a MicroPython script (`args`: its path, then its arguments)
+    run in a MicroPython unix port, or without one in CPython through host_sim."""
+    if micropython:
+        cmd = [micropython] + list(args)
+    else:
+        cmd = [sys.executable, "-c", "import sys, runpy; sys.argv = sys.argv[1:]; import host_sim; "
+               "runpy.run_path(sys.argv[0], run_name='__main__')"] + list(args)
+    return subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
 def path(rel):

@@ -15,7 +15,6 @@ Usage: python tools/bench/held.py [--micropython PATH] [--firmware DIR] [--nodes
 """
 import argparse
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -29,12 +28,7 @@ SCRIPT = common.path(common.HELD_SEARCH)
 
 def search(positions, nodes, firmware, micropython=None):
     """{moves: (1-based column, nodes)} of the search alone on `positions` (a file)."""
-    if micropython:
-        cmd = [micropython, SCRIPT, positions, str(nodes), firmware]
-    else:
-        cmd = [sys.executable, "-c", "import sys, runpy; sys.argv = sys.argv[1:]; import host_sim; "
-               "runpy.run_path(sys.argv[0], run_name='__main__')", SCRIPT, positions, str(nodes), firmware]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    out = common.run_script([SCRIPT, positions, str(nodes), firmware], micropython)
     found = {}
     for line in out.splitlines():
         moves, col, n = line.split()

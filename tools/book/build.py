@@ -21,6 +21,10 @@ What it stores (engine/book.py reads it on the board):
                 a value away in games against people-like opponents
                 (tools/book/correct.py finds them); the fastest win, or a
                 best-score move.
+  exits         the positions of tools/data/book_exits.txt (--exits): where
+                a game leaves the first-player tree, or one move later, and
+                the board's search, replayed there, would not win
+                (tools/book/exits.py finds them); the fastest win.
 Positions where the search's own choice is forced and right are left out:
 an immediate win, and a single threat to block.
 
@@ -59,6 +63,7 @@ FIRST_PLIES = 41  # the board's last possible move as first player is disc 41
 SECOND_WIDE = 11  # the second-player book holds every position to here
 SECOND_PLIES = 13  # and those where the board holds a draw or a win to here
 EXTRA = os.path.join(ROOT, "tools", "data", "book_corrections.txt")
+EXITS = os.path.join(ROOT, "tools", "data", "book_exits.txt")
 LIMIT = 1_200_000  # the book's size limit (bytes, issue 19: 1.9 MB of flash is free after make deploy)
 # The file format is connect4/engine/book.py's: its sizes are read from there
 # (const() names stay module attributes on CPython); the magic and version are
@@ -313,11 +318,12 @@ def encode(entries, depth):
     return header + struct.pack("<%dI" % len(index), *index) + b"".join(records)
 
 
-def extra_entries(table, path, known, say):
+def extra_entries(table, path, known, say, what="corrections"):
     """{key: (moves, column)} of the positions listed in `path` (one moves
     string a line: where the board's search gave a value away in games,
-    tools/book/correct.py) that the trees do not hold: the fastest win where
-    the board holds a win, else a best-score move."""
+    tools/book/correct.py, or would give a win away where a game leaves the
+    first-player tree, tools/book/exits.py) that `known` does not hold: the
+    fastest win where the board holds a win, else a best-score move."""
     if not path or not os.path.exists(path):
         return {}
     with open(path) as f:
@@ -337,8 +343,8 @@ def extra_entries(table, path, known, say):
         col = fastest_win(scores, wins) if wins else best_of(scores)[0]
         if not search_plays_it(moves, scores):
             entries[key] = (moves, col)
-    say("corrections (%s): %d positions, %d not in the trees, %d entries"
-        % (os.path.relpath(path, ROOT), len(lines), len(positions), len(entries)))
+    say("%s (%s): %d positions, %d not in the book yet, %d entries"
+        % (what, os.path.relpath(path, ROOT), len(lines), len(positions), len(entries)))
     return entries
 
 
@@ -373,6 +379,17 @@ def check(path, entries, table, kinds):
     return len(entries)
 
 
+def stale_exits(path, say):
+    """Say so when the exits were found with another engine than today's."""
+    if not path or not os.path.exists(path):
+        return
+    from tools.book import exits
+    made = exits.recorded_fingerprint(path)
+    if made != exits.engine_fingerprint():
+        say("note: %s was made with engine %s, the engine is now %s: run tools/book/exits.py again"
+            % (os.path.relpath(path, ROOT), made, exits.engine_fingerprint()))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--wide", type=int, default=WIDE_PLIES,
@@ -386,6 +403,8 @@ def main(argv=None):
     p.add_argument("--second", type=int, default=SECOND_PLIES, help="deepest ply of the second-player book")
     p.add_argument("--extra", default=EXTRA, help="positions to add, one a line "
                    "(default tools/data/book_corrections.txt; '' for none)")
+    p.add_argument("--exits", default=EXITS, help="where the search fails on leaving the first-player "
+                   "tree, one a line (default tools/data/book_exits.txt; '' for none)")
     p.add_argument("--out", default=OUT, help="the book file (default firmware/book.bin)")
     p.add_argument("--cache", default=CACHE, help="the solver's answers (default build/book/scores.txt)")
     p.add_argument("--jobs", type=int, default=2, help="solver processes (default 2)")
@@ -403,11 +422,16 @@ def main(argv=None):
         kinds = dict.fromkeys(seconds, "second")
         kinds.update(dict.fromkeys(firsts, "first"))
         extras = extra_entries(table, args.extra, kinds, say)
-    entries = dict(extras)
+        exits = extra_entries(table, args.exits, set(kinds) | set(extras), say, "exits")
+    stale_exits(args.exits, say)
+    entries = dict(exits)
+    entries.update(extras)
     entries.update(seconds)
     entries.update(firsts)
     for key in extras:
         kinds.setdefault(key, "extra")
+    for key in exits:
+        kinds.setdefault(key, "exit")
     depth = max(len(m) for m, _ in entries.values())
     data = encode({k: c for k, (_, c) in entries.items()}, depth)
     if len(data) > LIMIT:
@@ -425,11 +449,11 @@ def main(argv=None):
     for moves, _ in entries.values():
         by_ply[len(moves)] = by_ply.get(len(moves), 0) + 1
     say("wrote %s: %d bytes, %d records (%d first player, every reply to ply %d, to ply %d; "
-        "%d second player, every position to ply %d, to ply %d; %d corrections), "
+        "%d second player, every position to ply %d, to ply %d; %d corrections, %d exits), "
         "%d checked against the solver in both mirror orientations"
         % (os.path.relpath(args.out, ROOT), len(data), len(entries), len(firsts), args.wide,
            args.first, len(seconds), args.second_wide, args.second,
-           sum(k == "extra" for k in kinds.values()), checked))
+           sum(k == "extra" for k in kinds.values()), sum(k == "exit" for k in kinds.values()), checked))
     say("records by discs on the board: " + ", ".join(
         "%d:%d" % (n, by_ply[n]) for n in sorted(by_ply)))
     return 0
