@@ -33,13 +33,16 @@ def controlling_terminal():
     unless the simulator turns that off, as in a real terminal."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # as a shell in a terminal starts it: SIGINT at its default, whatever the test runner
+    # inherited (a runner started in the background ignores it, and Python keeps that)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Session:
     def __init__(self, args, cols=100, rows=40, command=None):
         self.master, slave = pty.openpty()
         set_size(slave, cols, rows)
-        env = dict(os.environ, TERM="xterm-256color")
+        env = dict(os.environ, TERM="xterm-256color", PYTHONFAULTHANDLER="1")  # SIGABRT: every stack
         # `-o .venv/.installed`: the tests already run in the venv, do not remake it
         command = command or ["make", "-s", "-o", ".venv/.installed", "sim", "SIM_ARGS=" + args]
         self.proc = subprocess.Popen(command, cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
@@ -172,7 +175,11 @@ def test_sigint_is_a_clean_quit_too(tmp_path):
     try:
         s.wait_for("two players | play")
         os.kill(s.proc.pid, signal.SIGINT)  # KeyboardInterrupt (was exit code 130)
-        assert wait_exit(s) == 0, s.raw[-300:]
+        if wait_exit(s) is None:  # stuck: where (faulthandler prints every thread's stack)
+            os.kill(s.proc.pid, signal.SIGABRT)
+            wait_exit(s, 5)
+            raise AssertionError("no exit 10 s after SIGINT:\n" + s.raw[-3000:].decode(errors="replace"))
+        assert s.proc.poll() == 0, s.raw[-300:]
         assert b"Traceback" not in s.raw
         assert b"\x1b[?1049l" in s.raw[-200:]
     finally:
