@@ -46,9 +46,9 @@ def test_the_replayed_search_is_the_boards_own_move(tmp_path):
 
 
 def test_one_move_later_the_search_goes_on_from_the_exits_table_and_prng(tmp_path):
-    """exit_replies.py: after the exit's search and the board's move, each reply's search
+    """held_search.py replies: after the exit's search and the board's move, each reply's search
     starts from the table and the PRNG the exit's search left, as in the board's game."""
-    pairs = exits.search(POSITIONS, 3, None, 1, lambda text: None, cache=str(tmp_path), script=exits.REPLIES)
+    pairs = exits.search(POSITIONS, 3, None, 1, lambda text: None, cache=str(tmp_path), replies=True)
     want = []
     for moves in POSITIONS:
         first = AIPlayer(level=TOP_LEVEL, seed=3).choose(Board(moves)).move + 1

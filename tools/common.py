@@ -22,8 +22,7 @@ CHIPBENCH = "tools/bench/chipbench.py"  # board (make bench-device), VM, unix po
 FAKEBOARD_REPL = "tools/board/fakeboard_repl.py"  # the VM behind tools/board/fakeboard.py
 MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
 HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py and tools/book/exits.py
-EXIT_REPLIES = "tools/book/exit_replies.py"  # the unix port, for tools/book/exits.py
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, EXIT_REPLIES)
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH)
 
 
 def run_script(args, micropython=None):

@@ -348,6 +348,19 @@ def extra_entries(table, path, known, say, what="corrections"):
     return entries
 
 
+def write_positions(path, positions, notes, header):
+    """A positions file that extra_entries reads, atomically: `header` and
+    `notes` as comment lines, then the positions shortest first ("-": the
+    empty board)."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        for line in tuple(header) + tuple(notes):
+            f.write(("" if line.startswith("#") else "# ") + line + "\n")
+        for moves in sorted(positions, key=lambda m: (len(m), m)):
+            f.write((moves or "-") + "\n")
+    os.replace(tmp, path)
+
+
 def keeps_value(scores, col, strict):
     """True if `col` keeps the position's value (`strict`: is a best-score
     move; else, where the position is won, wins)."""

@@ -54,15 +54,9 @@ def read(path):
 
 def write(path, positions, notes):
     """The corrections file, atomically: its notes, then the positions sorted."""
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("# Positions where the top level's search gave a value away in games\n"
-                "# (tools/book/correct.py); tools/book/build.py adds the solver's move.\n")
-        for note in notes:
-            f.write(note + "\n")
-        for moves in sorted(positions, key=lambda m: (len(m), m)):
-            f.write((moves or "-") + "\n")
-    os.replace(tmp, path)
+    build.write_positions(path, positions, notes, (
+        "Positions where the top level's search gave a value away in games",
+        "(tools/book/correct.py); tools/book/build.py adds the solver's move."))
 
 
 def drops(by):

@@ -16,8 +16,8 @@ unix port, once for each of --seeds PRNG seeds (the board's PRNG is in an
 arbitrary state when a game leaves the book), and every move the search
 plays is judged by bitbully. One move later (--replies seeds): after the
 search's move at each exit, every reply of the defender, searched from the
-table and PRNG state the exit's search left (tools/book/exit_replies.py),
-as in the game. Wherever a move does not win, the position goes into
+table and PRNG state the exit's search left (tools/bench/held_search.py
+with `replies`), as in the game. Wherever a move does not win, the position goes into
 tools/data/book_exits.txt, and build.py stores the fastest win there, as it
 does for the corrections. Then the book is built again.
 
@@ -53,7 +53,6 @@ from tools import common  # noqa: E402
 from tools.common import ROOT, TOP_LEVEL  # noqa: E402
 
 CACHE = os.path.join(ROOT, "build", "book", "exits")
-REPLIES = common.path(common.EXIT_REPLIES)
 # What the search's move depends on: the engine's sources (and the script that runs it: the cache's key)
 ENGINE = tuple(os.path.join(ROOT, "firmware", "connect4", "engine", name)
                for name in ("board.py", "core.py", "levels.py", "rng.py", "search.py"))
@@ -121,22 +120,22 @@ def exits(entries_path=build.ENTRIES):
     return sorted(found.values(), key=lambda m: (len(m), m))
 
 
-def run(script, positions, nodes, seed, micropython):
-    """[(moves, 1-based column)] that `script` prints for a file of positions,
-    in the unix port, or in CPython through host_sim (slowly) without one."""
-    out = common.run_script([script, positions, str(nodes), os.path.join(ROOT, "firmware"), str(seed)],
-                            micropython)
+def run(positions, nodes, seed, micropython, replies=False):
+    """[(moves, 1-based column)] that tools/bench/held_search.py prints for a file of
+    positions, in the unix port, or in CPython through host_sim (slowly) without one."""
+    out = common.run_script([held.SCRIPT, positions, str(nodes), os.path.join(ROOT, "firmware"), str(seed)]
+                            + (["replies"] if replies else []), micropython)
     return [(line.split()[0], int(line.split()[1])) for line in out.splitlines() if line.strip()]
 
 
-def search(positions, seed, micropython, jobs, say, cache=CACHE, script=held.SCRIPT):
+def search(positions, seed, micropython, jobs, say, cache=CACHE, replies=False):
     """[(moves, 1-based column)] of the top level's search on `positions` with a
     fresh table and PRNG of `seed` on each (tools/bench/held_search.py), or
-    with --replies what tools/book/exit_replies.py prints: split into `jobs`
+    with `replies` on each position one reply later: split into `jobs`
     processes, cached by the engine, the script, the seed and the positions."""
     nodes = levels.nodes(TOP_LEVEL)
     os.makedirs(cache, exist_ok=True)
-    salt = " " + fingerprint_of((script,))
+    salt = " " + fingerprint_of((held.SCRIPT,)) + (" replies" if replies else "")
 
     def one(chunk):
         text = "\n".join(chunk) + "\n"
@@ -146,7 +145,7 @@ def search(positions, seed, micropython, jobs, say, cache=CACHE, script=held.SCR
             todo = out + ".in"
             with open(todo, "w") as f:
                 f.write(text)
-            found = run(script, todo, nodes, seed, micropython)
+            found = run(todo, nodes, seed, micropython, replies)
             os.remove(todo)
             with open(out + ".tmp", "w") as f:
                 f.writelines("%s %d\n" % pair for pair in found)
@@ -158,9 +157,9 @@ def search(positions, seed, micropython, jobs, say, cache=CACHE, script=held.SCR
     with ThreadPoolExecutor(jobs) as pool:
         for part in pool.map(one, [positions[i::jobs] for i in range(jobs)]):
             found += part
-    if script == held.SCRIPT and len(found) != len(positions):
+    if not replies and len(found) != len(positions):
         raise RuntimeError("the search gave %d moves for %d positions" % (len(found), len(positions)))
-    say("seed %d: %d searches (%s)" % (seed, len(found), os.path.basename(script)))
+    say("seed %d: %d searches%s" % (seed, len(found), " one move later" if replies else ""))
     return found
 
 
@@ -202,15 +201,9 @@ def loses_win(pair):
 
 
 def write(path, positions, notes):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("# Where a game leaves the first-player book and the top level's search, cold,\n"
-                "# would not win (tools/book/exits.py); tools/book/build.py adds the fastest win.\n")
-        for note in notes:
-            f.write(note + "\n")
-        for moves in positions:
-            f.write(moves + "\n")
-    os.replace(tmp, path)
+    build.write_positions(path, positions, notes, (
+        "Where a game leaves the first-player book and the top level's search, cold,",
+        "would not win (tools/book/exits.py); tools/book/build.py adds the fastest win."))
 
 
 def main(argv=None):
@@ -264,7 +257,7 @@ def main(argv=None):
         # one move later: from exits where every seed's move wins (elsewhere the book now plays)
         winning = [m for m in positions if m not in failing]
         for seed in range(1, args.replies + 1):
-            pairs = search(winning, seed, args.micropython, args.jobs, say, script=REPLIES)
+            pairs = search(winning, seed, args.micropython, args.jobs, say, replies=True)
             judge([(m, c) for m, c in pairs if build.canonical(m)[0] not in held_keys], seed, "replies")
     notes.insert(0, "# engine %s: %d exits searched at %d nodes with %d seeds (%d where a move does not win), "
                  "the defender's replies after them with %d (%d)" % (
