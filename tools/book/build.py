@@ -52,6 +52,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 import host_sim  # noqa: E402,F401
 from connect4.engine import book  # noqa: E402
 from connect4.engine.board import CENTRE_FIRST, Board  # noqa: E402
+from tools.bench.perfect import shared  # noqa: E402
 from tools.common import ROOT  # noqa: E402
 
 OUT = os.path.join(ROOT, "firmware", "book.bin")
@@ -93,16 +94,9 @@ def canonical(moves):
 
 # ---------------------------------------------------------------- the solver, cached
 
-_judge = None
-
-
 def solve(moves):
     """Per-column Pons scores (None: full) of a position, from bitbully."""
-    global _judge
-    if _judge is None:
-        from tools.bench.perfect import Perfect
-        _judge = Perfect()
-    return moves, _judge.analyze(moves)
+    return moves, shared().analyze(moves)
 
 
 class Scores:
@@ -174,6 +168,13 @@ def fastest_win(scores, wins):
     """The winning column that wins soonest (the highest score), centre first:
     where the book ends, the search then has the shortest win left to prove."""
     return max(wins, key=lambda c: (scores[c], -CENTRE_FIRST.index(c)))
+
+
+def book_move(scores):
+    """The move stored for a position listed in a corrections or exits file:
+    the fastest win where the board holds a win, else a best-score move."""
+    wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
+    return fastest_win(scores, wins) if wins else best_of(scores)[0]
 
 
 def first_player_tree(table, wide, deep, plies, say):
@@ -339,8 +340,7 @@ def extra_entries(table, path, known, say, what="corrections"):
     for key in sorted(positions):
         moves = positions[key]
         scores = table[moves]
-        wins = [c for c in CENTRE_FIRST if scores[c] is not None and scores[c] > 0]
-        col = fastest_win(scores, wins) if wins else best_of(scores)[0]
+        col = book_move(scores)
         if not search_plays_it(moves, scores):
             entries[key] = (moves, col)
     say("%s (%s): %d positions, %d not in the book yet, %d entries"

@@ -48,6 +48,7 @@ import host_sim  # noqa: E402,F401
 from connect4.engine import levels  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
 from tools.bench import held  # noqa: E402
+from tools.bench.perfect import shared  # noqa: E402
 from tools.book import build  # noqa: E402
 from tools import common  # noqa: E402
 from tools.common import ROOT, TOP_LEVEL  # noqa: E402
@@ -135,11 +136,12 @@ def search(positions, seed, micropython, jobs, say, cache=CACHE, replies=False):
     processes, cached by the engine, the script, the seed and the positions."""
     nodes = levels.nodes(TOP_LEVEL)
     os.makedirs(cache, exist_ok=True)
-    salt = " " + fingerprint_of((held.SCRIPT,)) + (" replies" if replies else "")
+    key = "%s %s%s %d %d\n" % (engine_fingerprint(), fingerprint_of((held.SCRIPT,)),
+                              " replies" if replies else "", seed, nodes)
 
     def one(chunk):
         text = "\n".join(chunk) + "\n"
-        name = hashlib.sha1(("%s%s %d %d\n" % (engine_fingerprint(), salt, seed, nodes) + text).encode())
+        name = hashlib.sha1((key + text).encode())
         out = os.path.join(cache, name.hexdigest()[:16] + ".txt")
         if not os.path.exists(out):
             todo = out + ".in"
@@ -163,21 +165,13 @@ def search(positions, seed, micropython, jobs, say, cache=CACHE, replies=False):
     return found
 
 
-_judge = None
-
-
 def after_book(positions, known):
-    """The positions one defender reply after the book's move (the fastest win,
-    as build.py stores it) at each of `positions`, that `known` does not hold."""
-    global _judge
-    if _judge is None:
-        from tools.bench.perfect import Perfect
-        _judge = Perfect()
+    """The positions one defender reply after the book's move (build.book_move,
+    the fastest win) at each of `positions`, that `known` does not hold."""
     found = {}
     for moves in positions:
         moves = build.canonical(moves)[1]  # build.py stores the move in this orientation
-        scores = _judge.analyze(moves)
-        col = build.fastest_win(scores, [c for c in range(7) if scores[c] is not None and scores[c] > 0])
+        col = build.book_move(shared().analyze(moves))
         board = Board(moves + str(col + 1))
         if board.is_over():
             continue
@@ -190,14 +184,10 @@ def after_book(positions, known):
 
 def loses_win(pair):
     """Does column `col` (1-based) fail to win the won position `moves`?"""
-    global _judge
     moves, col = pair
     if Board(moves).is_winning_move(col - 1):
         return pair, False
-    if _judge is None:
-        from tools.bench.perfect import Perfect
-        _judge = Perfect()
-    return pair, _judge.solve(moves + str(col)) >= 0  # the defender to move: not lost
+    return pair, shared().solve(moves + str(col)) >= 0  # the defender to move: not lost
 
 
 def write(path, positions, notes):
@@ -263,7 +253,7 @@ def main(argv=None):
                  "the defender's replies after them with %d (%d)" % (
                      engine_fingerprint(), len(positions), levels.nodes(TOP_LEVEL), args.seeds, cold,
                      args.replies, len(failing) - cold))
-    write(args.exits, sorted(failing, key=lambda m: (len(m), m)), notes)
+    write(args.exits, failing, notes)
     say("wrote %s: %d positions" % (os.path.relpath(args.exits, ROOT), len(failing)))
     return build.main(rest + ["--exits", args.exits, "--jobs", str(args.jobs)])
 
