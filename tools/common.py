@@ -22,7 +22,8 @@ CHIPBENCH = "tools/bench/chipbench.py"  # board (make bench-device), VM, unix po
 FAKEBOARD_REPL = "tools/board/fakeboard_repl.py"  # the VM behind tools/board/fakeboard.py
 MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
 HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py and tools/book/exits.py
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH)
+CHIP_PROBE = "tools/chip/app_probe.py"  # the emulated chip, for tests/chip/
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE)
 
 
 def run_script(args, micropython=None):

@@ -1,0 +1,123 @@
+# Runs inside MicroPython: on the emulated chip, sent by tests/chip/ through the raw REPL.
+"""The app as main.py runs it, reporting on the UART what the chip-in-the-loop tests read.
+
+The test sets PROBE (a dict) in the same raw-REPL run before this source:
+  report_ms  how often a `probe heap ...` line is printed (emulated ms)
+  run_ms     stop the app after this long (0: never)
+  wifi       turn Wi-Fi on through the menu's own path (App.wifi) at start
+  demo       start the demo (two AIs) at once
+Lines printed, one a report, all figures in bytes and emulated ms:
+  probe heap ms=T gc_used=U gc_free=F idf_free=I idf_largest=L stack=S
+  probe low gc_used=U idf_free=I idf_largest=L stack=S    (the worst so far)
+  probe web http://ADDRESS/ code CODE                       (once the server listens)
+  probe stopped
+`micropython.mem_info()`'s `GC: total: ...` line follows each report (the GC
+heap's areas: it grows into the ESP-IDF heap and never gives memory back).
+The stack (`micropython.stack_use()`) is read at the search's poll hook and
+inside what it calls on the matrix and the buttons (the wrappers add a frame
+of their own: the figure is an upper bound).
+"""
+import gc
+import esp32
+import micropython
+from time import ticks_ms, ticks_diff
+
+from connect4 import boot
+from connect4.app import turn
+from connect4.hw import display, input as hw_input
+
+_P = globals().get("PROBE", {})
+_REPORT_MS = _P.get("report_ms", 1000)
+_RUN_MS = _P.get("run_ms", 0)
+_LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
+_STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "web": False}
+
+
+def _stack():
+    s = micropython.stack_use()
+    if s > _LOW["stack"]:
+        _LOW["stack"] = s
+
+
+def _wrap(cls, name):
+    inner = getattr(cls, name)
+
+    def wrapped(self, *args):
+        _stack()
+        return inner(self, *args)
+    setattr(cls, name, wrapped)
+
+
+_wrap(turn.Turn, "_poll")
+_wrap(display.Display, "show")
+_wrap(hw_input.Input, "pressed")
+
+
+def _idf():
+    free = largest = 0
+    for h in esp32.idf_heap_info(esp32.HEAP_DATA):
+        free += h[2]
+        largest = max(largest, h[3])
+    return free, largest
+
+
+def _report(now):
+    gc.collect()
+    used, free = gc.mem_alloc(), gc.mem_free()
+    idf_free, idf_largest = _idf()
+    low = _LOW
+    low["gc_used"] = max(low["gc_used"], used)
+    low["idf_free"] = min(low["idf_free"], idf_free)
+    low["idf_largest"] = min(low["idf_largest"], idf_largest)
+    print("probe heap ms=%d gc_used=%d gc_free=%d idf_free=%d idf_largest=%d stack=%d" % (
+        ticks_diff(now, _STATE["start"]), used, free, idf_free, idf_largest, low["stack"]))
+    print("probe low gc_used=%d idf_free=%d idf_largest=%d stack=%d" % (
+        low["gc_used"], low["idf_free"], low["idf_largest"], low["stack"]))
+    micropython.mem_info()
+
+
+def _listener(kind, obj):
+    if kind == "app":
+        _STATE["app"] = obj
+        _STATE["fresh"] = True
+    elif kind == "game":
+        print("probe game %s winner %s levels %s" % (obj["moves"], obj["winner"], obj["levels"]))
+
+
+def _stop():
+    now = ticks_ms()
+    app = _STATE["app"]
+    if _STATE.get("fresh"):  # the app's first loop step: what PROBE asks for at the start
+        _STATE["fresh"] = False
+        if _P.get("wifi"):
+            app.wifi(now, True)
+        if _P.get("demo"):
+            app.start_demo(now, -1)
+    link = app.link if app is not None else None
+    if not _STATE["web"] and link is not None and link.address:
+        web = link.server or link.face.web
+        if web is not None:
+            _STATE["web"] = True
+            print("probe web http://%s/ code %s" % (app.link.address, web.pairing.code))
+    if ticks_diff(now, _STATE["next"]) >= 0:
+        _STATE["next"] = now + _REPORT_MS
+        _report(now)
+    return bool(_RUN_MS) and ticks_diff(now, _STATE["start"]) >= _RUN_MS
+
+
+# the reports only see the loop between moves; each poll of the search samples the heap too
+_poll = turn.Turn._poll
+
+
+def _polling(self):
+    used = gc.mem_alloc()
+    if used > _LOW["gc_used"]:
+        _LOW["gc_used"] = used
+    return _poll(self)
+
+
+turn.Turn._poll = _polling
+_report(ticks_ms())
+boot.start(listener=_listener, stop=_stop)
+_report(ticks_ms())
+print("probe stopped")
