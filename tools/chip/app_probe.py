@@ -6,10 +6,20 @@ The test sets PROBE (a dict) in the same raw-REPL run before this source:
   run_ms     stop the app after this long (0: never)
   wifi       turn Wi-Fi on through the menu's own path (App.wifi) at start
   demo       start the demo (two AIs) at once
+  events     print the app's state changes, searches and drops (below)
+  ticks      print `probe t=MS` every 100 emulated ms from power-on (boot's clock), so that
+             the test presses and releases the buttons at known emulated times
 Lines printed, one a report, all figures in bytes and emulated ms:
   probe heap ms=T gc_used=U gc_free=F idf_free=I idf_largest=L stack=S
   probe low gc_used=U idf_free=I idf_largest=L stack=S    (the worst so far)
   probe web http://ADDRESS/ code CODE                       (once the server listens)
+  probe state S ms=T                                         (events: the app's state S)
+  probe think ms=T level=L discs=D                           (events: a search begins ...
+  probe search ms=T nodes=N stopped=WHY                      (... and ends)
+  probe stop ms=T gap_us=G                                   (events: a poll saw the press)
+  probe drop C ms=T                                          (events: a disc dropped in column C)
+  probe gap max_us=G                                         (with each report: the longest
+                                                              time between two polls of a search)
   probe stopped
 `micropython.mem_info()`'s `GC: total: ...` line follows each report (the GC
 heap's areas: it grows into the ESP-IDF heap and never gives memory back).
@@ -20,7 +30,8 @@ of their own: the figure is an upper bound).
 import gc
 import esp32
 import micropython
-from time import ticks_ms, ticks_diff
+import time
+from time import ticks_ms, ticks_diff, ticks_us
 
 from connect4 import boot
 from connect4.app import turn
@@ -30,7 +41,9 @@ _P = globals().get("PROBE", {})
 _REPORT_MS = _P.get("report_ms", 1000)
 _RUN_MS = _P.get("run_ms", 0)
 _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
-_STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "web": False}
+_STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "web": False, "poll_us": None,
+          "gap_us": 0}
+_EVENTS = _P.get("events")
 
 
 def _stack():
@@ -73,6 +86,7 @@ def _report(now):
         ticks_diff(now, _STATE["start"]), used, free, idf_free, idf_largest, low["stack"]))
     print("probe low gc_used=%d idf_free=%d idf_largest=%d stack=%d" % (
         low["gc_used"], low["idf_free"], low["idf_largest"], low["stack"]))
+    print("probe gap max_us=%d" % _STATE["gap_us"])
     micropython.mem_info()
 
 
@@ -113,11 +127,77 @@ def _polling(self):
     used = gc.mem_alloc()
     if used > _LOW["gc_used"]:
         _LOW["gc_used"] = used
-    return _poll(self)
+    now = ticks_us()
+    last = _STATE["poll_us"]
+    gap = ticks_diff(now, last) if last is not None else 0
+    if gap > _STATE["gap_us"]:
+        _STATE["gap_us"] = gap
+    _STATE["poll_us"] = now
+    stop = _poll(self)
+    if stop and _EVENTS:
+        print("probe stop ms=%d gap_us=%d" % (ticks_ms(), gap))
+    return stop
 
 
 turn.Turn._poll = _polling
+_start = turn.Turn._start
+
+
+def _starting(self, now):
+    _STATE["poll_us"] = ticks_us()  # a search's first interval counts from its start
+    if _EVENTS:
+        app = self.app
+        print("probe think ms=%d level=%d discs=%d" % (
+            ticks_ms(), app.game_levels[app.side_to_move()], app.board.count))
+    return _start(self, now)
+
+
+turn.Turn._start = _starting
+if _EVENTS:
+    from connect4.app import game
+
+    _go, _drop = game.App._go, game.App.drop
+
+    def _going(self, state, now):
+        print("probe state %d ms=%d" % (state, ticks_ms()))
+        return _go(self, state, now)
+
+    def _dropping(self, col, now):
+        print("probe drop %d ms=%d" % (col + 1, ticks_ms()))
+        return _drop(self, col, now)
+    game.App._go, game.App.drop = _going, _dropping
+    _think = turn.think
+
+    def _thinking(app, sig, now):
+        searched = app.turn.last_search
+        _think(app, sig, now)
+        r = app.turn.last_search
+        if r is not searched and r is not None:
+            print("probe search ms=%d nodes=%d stopped=%s" % (ticks_ms(), r.nodes, r.stopped or "-"))
+    turn.think = _thinking
+    game._STATES = tuple(_thinking if f is _think else f for f in game._STATES)
+
+
+class _TickClock:
+    """time, printing `probe t=MS` (emulated ms since it was made) every 100 ms it is read."""
+
+    def __init__(self):
+        self.t0 = ticks_ms()
+        self.next = 0
+
+    def ticks_ms(self):
+        now = ticks_ms()
+        t = ticks_diff(now, self.t0)
+        if t >= self.next:
+            print("probe t=%d" % t)
+            self.next = t - t % 100 + 100
+        return now
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
 _report(ticks_ms())
-boot.start(listener=_listener, stop=_stop)
+boot.start(listener=_listener, stop=_stop, clock=_TickClock() if _P.get("ticks") else time)
 _report(ticks_ms())
 print("probe stopped")
