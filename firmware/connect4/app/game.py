@@ -128,12 +128,13 @@ _WINS = const(87)  # "W": the move wins (by force)
 _LOSES = const(76)  # "L": the move loses (by force)
 _WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
 _ABANDONED = const(3)  # a record's result: the game left before its end
-_RESUMES = const(2)  # a saved game taken back this often with no move since is given up
+_RESUMES = const(2)  # a saved game taken back after crashes this often with no move since is given up
 
 
 class App:
     def __init__(self, display, inp, settings_store, cfg, turn, menu, board, rng, clock=time,
-                 wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None):
+                 wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None,
+                 after_crash=False):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -150,6 +151,7 @@ class App:
         self.settings = settings_store.settings
         self.records = records  # connect4.app.records.Records, or None: no records
         self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
+        self.after_crash = after_crash  # this start follows a crash (the hardware's, _resume)
         self.menu = menu  # connect4.app.menu.Menu on the same settings, stats and records
         menu.on_brightness = self._set_brightness
         menu.panel = (display.width, display.height)
@@ -624,14 +626,18 @@ class App:
 
     def _resume(self):
         """At start: the saved game in progress back on the board, if any; True if so.
-        Taken back twice already with no move since, it is given up instead: recorded
-        as abandoned (a crash that comes back must not stop the board)."""
+        Starts after a crash (`after_crash`: connect4.boot's restart of the app, a panic,
+        the watchdog) are counted with the game: taken back at two already with no move
+        since, it is given up at the third instead, recorded as abandoned (a crash that
+        comes back must not stop the board). A power-on is no crash: not counted, nothing
+        written, so unplugging the board never gives a game up."""
         saved = self.saved
         got = saved.load(self.board_for, self.ai.rng) if saved is not None else None
         if got is None:
             return False
         record, resumes, cursor = got
-        if resumes >= _RESUMES:
+        crashed = self.after_crash
+        if crashed and resumes >= _RESUMES:
             print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
             if self.records is not None:
                 self.records.append(record)
@@ -646,7 +652,8 @@ class App:
         for i in range(len(record.marks)):
             marks[i] = ord(record.marks[i])
         self.cursor = cursor
-        self._keep(resumes + 1)
+        if crashed:
+            self._keep(resumes + 1)
         return True
 
     # ---- drawing
