@@ -38,7 +38,8 @@ hook and what it shows. A press that stops the search resolves as usual: a
 click plays the best move found so far, a long press abandons the search and
 opens the menu. In the demo, any press leaves the demo.
 
-The web (connect4.net, loaded only when the menu turns Wi-Fi on): `pump()`
+The web (connect4.net, loaded only when Wi-Fi comes on: from the menu, or at start
+when the saved switch is on): `pump()`
 lets the server run a round, from step() and from the poll hook, so the
 page gets answers while the AI thinks; its writes wait on `commands` and are
 applied by step() before the tick, never inside the search; `interrupt`
@@ -221,6 +222,8 @@ class App:
             self._landed(now)  # no intro: the game goes on (or ends, if its last move did)
         else:
             self._go(INTRO, now)
+        if self.settings["wifi"]:  # on when the board stopped: on again, as the menu does it
+            self.wifi(now, True)
 
     def _go(self, state, now):
         """Enter `state`: its clock starts, the screen redraws, its ENTER action runs."""
@@ -349,6 +352,9 @@ class App:
                 self.close_menu(now)
             elif done == WIFI:
                 self.wifi(now, self.menu.wifi_on)
+                if self.settings["wifi"] != self.menu.wifi_on:  # the switch as it stands, kept
+                    self.settings["wifi"] = self.menu.wifi_on
+                    self.store.save()
             elif done:  # the Record chosen on the games list
                 from connect4.app import replay  # loaded when first needed
                 d = self.display
@@ -360,9 +366,12 @@ class App:
                 self._go(REPLAY, now)
 
     def wifi(self, now, on):
-        """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
-        code is loaded only now, by the factory the app was handed (connect4.boot's): Wi-Fi
-        is off by default, and the app imports nothing of connect4.net."""
+        """The menu's Wi-Fi item: on (or, if on, the address again) or off; start() turns it
+        on this way too when the settings say it was on. The network code is loaded only now,
+        by the factory the app was handed (connect4.boot's): Wi-Fi is off by default, and the
+        app imports nothing of connect4.net. The menu saves the switch as it ends up (a
+        Wi-Fi that did not come on: off); a failure at start keeps the setting (tried again
+        at the next start)."""
         if on:
             if self.link is None:
                 if self.wifi_factory is None:
