@@ -255,15 +255,17 @@ class ChipPace:
 class Sim:
     """The firmware's drivers and app on the stubs and the virtual clock, stepped by hand.
 
-    The app is built by connect4.app.assemble.build_app, as on the board.
+    The app is built by connect4.app.assemble.build_app, as on the board. reset_cause:
+    what the board's start reads from machine.reset_cause() (the stub's constants:
+    PWRON_RESET, a power-on, by default; WDT_RESET or HARD_RESET: a start after a crash).
     """
 
     def __init__(self, flash_dir, preset="encoder", seed=1, overrides=None, chip_speed=True,
-                 book_path=""):
+                 book_path="", reset_cause=machine.PWRON_RESET):
         from connect4 import hardware_setup
         from connect4.app.assemble import build_app
         from connect4.boot import wifi_link
-        machine.reset_world()
+        machine.reset_world(reset_cause)
         CLOCK.make_virtual(0)
         CLOCK.hooks[:] = [self._tick]
         # Wi-Fi turned on from the menu serves no page unless the overrides give a port

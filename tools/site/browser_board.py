@@ -71,7 +71,7 @@ class Board:
         self.args = (preset, overrides_json, seed)
         cfg = config.get(preset, json.loads(overrides_json))
         self.cfg = cfg
-        machine.reset_world()
+        machine.reset_world(machine.reset_cause())  # the cause machine.reset() or the watchdog left
         machine.listen(cfg["led_pin"], self._frame)
         pins = input_pins(cfg)
         for gpio in pins.values():
@@ -156,6 +156,7 @@ class Board:
             self.halted = True
             return
         self.seed += 1
+        self.hw.after_crash = True  # as boot.main: the next app starts after a crash
         try:
             self._start()
         except Exception as e:
