@@ -11,7 +11,9 @@ from connect4.engine.board import Board
 from connect4.engine.rng import Rng
 from host_sim import engine
 
-from .helpers import repl
+from .helpers import retry_stalls, repl
+
+STALL_S = 180  # wall seconds of UART silence: the emulator is stuck (tests/chip/helpers.py)
 
 
 def positions(count, seed=30):
@@ -46,6 +48,7 @@ def host_answers(cmds):
     return out.getvalue().splitlines()
 
 
+@retry_stalls
 def test_engine_main_on_the_chip_prints_what_make_engine_prints(chip):
     cmds = commands()
     expected = host_answers(cmds)
@@ -53,15 +56,15 @@ def test_engine_main_on_the_chip_prints_what_make_engine_prints(chip):
     assert sum(1 for ln in expected if ln == "info book") >= 6
     c = repl(chip(wifi=False))
     c.write(b"import engine_main\x04")  # the raw REPL runs it; its stdin is the UART
-    c.read_until(b"OK", timeout=30)
+    c.read_until(b"OK", timeout=30, stall=STALL_S)
     got = []
     for line in cmds:
         c.write(line + "\n")
         if line.startswith("go"):
-            text = c.read_until(b"bestmove", timeout=300) + c.read_until(b"\n", timeout=30)
+            text = c.read_until(b"bestmove", timeout=300, stall=STALL_S) + c.read_until(b"\n", timeout=30, stall=STALL_S)
             got += [ln.strip() for ln in text.splitlines() if ln.strip()]
         elif line == "isready":
-            got.append(c.read_until(b"readyok", timeout=30).strip())
+            got.append(c.read_until(b"readyok", timeout=30, stall=STALL_S).strip())
     c.write(b"quit\n")
-    c.read_until(b"\x04", timeout=60)
+    c.read_until(b"\x04", timeout=60, stall=STALL_S)
     assert got == expected

@@ -4,7 +4,8 @@
 The test sets PROBE (a dict) in the same raw-REPL run before this source:
   report_ms  how often a `probe heap ...` line is printed (emulated ms)
   run_ms     stop the app after this long (0: never)
-  wifi       turn Wi-Fi on through the menu's own path (App.wifi) at start
+  wifi       turn Wi-Fi on through the menu's own path (App.wifi) at start (the saved switch
+             does it too: connect4.json's "wifi"); the board prints `connect4: web: ...`
   demo       start the demo (two AIs) at once
   events     print the app's state changes, searches and drops (below)
   ticks      print `probe t=MS` every 100 emulated ms from power-on (boot's clock), so that
@@ -12,7 +13,6 @@ The test sets PROBE (a dict) in the same raw-REPL run before this source:
 Lines printed, one a report, all figures in bytes and emulated ms:
   probe heap ms=T gc_used=U gc_free=F idf_free=I idf_largest=L stack=S
   probe low gc_used=U idf_free=I idf_largest=L stack=S    (the worst so far)
-  probe web http://ADDRESS/ code CODE                       (once the server listens)
   probe state S ms=T                                         (events: the app's state S)
   probe think ms=T level=L discs=D                           (events: a search begins ...
   probe search ms=T nodes=N stopped=WHY                      (... and ends)
@@ -41,7 +41,7 @@ _P = globals().get("PROBE", {})
 _REPORT_MS = _P.get("report_ms", 1000)
 _RUN_MS = _P.get("run_ms", 0)
 _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
-_STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "web": False, "poll_us": None,
+_STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "poll_us": None,
           "gap_us": 0}
 _EVENTS = _P.get("events")
 
@@ -107,12 +107,6 @@ def _stop():
             app.wifi(now, True)
         if _P.get("demo"):
             app.start_demo(now, -1)
-    link = app.link if app is not None else None
-    if not _STATE["web"] and link is not None and link.address:
-        web = link.server or link.face.web
-        if web is not None:
-            _STATE["web"] = True
-            print("probe web http://%s/ code %s" % (app.link.address, web.pairing.code))
     if ticks_diff(now, _STATE["next"]) >= 0:
         _STATE["next"] = now + _REPORT_MS
         _report(now)

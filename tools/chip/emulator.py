@@ -34,6 +34,8 @@ AP_IP = "192.168.4.1"  # the chip's own access point
 OPEN_SSID = "PICSimLabWifi"  # one of the emulator's three open access points
 QEMU_NAME = "qemu-system-riscv32"
 FLASH_BYTES = 4 << 20
+# one guest instruction = 2**3 ns of emulated time; an idle guest's clock follows the host's
+ICOUNT = "shift=3,align=off,sleep=on"
 
 
 def find_qemu():
@@ -54,6 +56,12 @@ def free_port():
 
 class ChipError(Exception):
     """The emulated board did not answer as expected (the text says what was seen)."""
+
+
+class ChipStalled(ChipError):
+    """The UART fell silent where the board prints regularly: the emulator's known fault
+    (now and then its CPU spins waiting for FreeRTOS's yield interrupt, ../shared/CHIP.md
+    says: with no app too). A test may boot again and retry."""
 
 
 class Chip:
@@ -87,7 +95,7 @@ class Chip:
                "-drive", "file=%s,if=mtd,format=raw" % self.flash,
                "-serial", "unix:%s,server=on,wait=on" % uart_path,
                "-monitor", "none", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
-               "-icount", "shift=3,align=off,sleep=on",
+               "-icount", os.environ.get("CHIP_ICOUNT", ICOUNT),
                "-global", "driver=timer.esp32c3.timg,property=wdt_disable,value=true"]
         if self.wifi:
             self.http_port = free_port()
@@ -171,6 +179,18 @@ class Chip:
         self._qmp({"execute": "qom-set", "arguments": {
             "path": "/machine/gpio", "property": "ext-in", "value": self.levels}})
 
+    def pc(self):
+        """The guest's program counter (for a stall's message), or '?'."""
+        try:
+            regs = self._qmp({"execute": "human-monitor-command",
+                              "arguments": {"command-line": "info registers"}})
+            for part in regs.split():
+                if part.startswith("pc"):
+                    return regs[regs.index(part):].split()[1]
+        except Exception:
+            pass
+        return "?"
+
     def press(self, pin):
         """The button on `pin` pressed (its level pulled to ground)."""
         self.levels &= ~(1 << pin)
@@ -198,19 +218,26 @@ class Chip:
     def tail(self, n=2000):
         return self.out[-n:].decode(errors="replace")
 
-    def read_until(self, marker, timeout=60):
-        """Wait for `marker` (bytes) in the UART after what was already consumed; return the text up to it."""
+    def read_until(self, marker, timeout=60, stall=None):
+        """Wait for `marker` (bytes) in the UART after what was already consumed; return the
+        text up to it. `stall`: seconds of silence after which the emulator counts as stuck."""
         end = time.monotonic() + timeout
+        heard = time.monotonic()
         while True:
             i = self.out.find(marker, self.seen)
             if i >= 0:
                 text = bytes(self.out[self.seen:i + len(marker)])
                 self.seen = i + len(marker)
                 return text.decode(errors="replace")
-            left = end - time.monotonic()
+            now = time.monotonic()
+            left = end - now
             if left <= 0:
                 raise ChipError("no %r within %d s; the UART said:\n%s" % (marker, timeout, self.tail()))
-            self._pump(min(left, 0.5))
+            if stall is not None and now - heard > stall:
+                raise ChipStalled("the UART silent for %d s waiting for %r (pc %s); it said:\n%s"
+                                  % (stall, marker, self.pc(), self.tail()))
+            if self._pump(min(left, 0.5)):
+                heard = time.monotonic()
 
     def drain(self, seconds=0.2):
         end = time.monotonic() + seconds
