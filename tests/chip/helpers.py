@@ -1,6 +1,7 @@
 """What the chip tests do with an emulated board: reach its REPL, run the app's probe, read its lines."""
 import functools
 import os
+import re
 
 from tools.chip.emulator import ChipStalled
 
@@ -43,13 +44,10 @@ def parse_fields(line):
 
 def gc_heap(text):
     """Every `GC: total: T, used: U, free: F` of micropython.mem_info() in `text`: [(T, U, F)].
-    (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)"""
-    out = []
-    for ln in text.splitlines():
-        if ln.startswith("GC: total: "):
-            f = [int(part.split(":")[1].split()[0].rstrip(",")) for part in ln[4:].split(", ")[:3]]
-            out.append(tuple(f))
-    return out
+    (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)
+    Found anywhere in a line: the UART now and then runs two of the board's lines together."""
+    return [tuple(int(n) for n in m.groups())
+            for m in re.finditer(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)]
 
 
 def wait_lines(c, marker, until, timeout):
@@ -61,7 +59,8 @@ def wait_lines(c, marker, until, timeout):
 
 def retry_stalls(test, tries=3):
     """Run the test again on a fresh boot when the emulator stalls (its known fault, not the
-    firmware's: tools.chip.emulator.ChipStalled); the third stall fails the test."""
+    firmware's: tools.chip.emulator.ChipStalled) or its process ends (ChipDied: killed from
+    outside, or crashed); the third time fails the test."""
     @functools.wraps(test)
     def run(*args, **kwargs):
         for attempt in range(tries):
@@ -70,5 +69,5 @@ def retry_stalls(test, tries=3):
             except ChipStalled as e:
                 if attempt == tries - 1:
                     raise
-                print("the emulator stalled, booting again: %s" % str(e).splitlines()[0])
+                print("the emulator stalled or ended, booting again: %s" % str(e).splitlines()[0])
     return run
