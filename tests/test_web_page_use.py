@@ -1,0 +1,75 @@
+"""The phone page in headless Chromium on a 360 px screen, as a hand and an eye use it
+(issue 32, items 4-6): every control big enough to tap on every screen the page has,
+messages that go when they stop being true, Enter to pair and the focus on the board
+afterwards, a clean console, "no games yet" rather than empty boxes.
+
+Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
+"""
+import pytest
+
+from chromium import MISSING, phone
+from test_web_browser import PHONE_WIDTH, pair_page, record
+from webboard import WebBoard
+
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+
+TAP = 44  # CSS px, WCAG 2.5.5 (target size, enhanced)
+CONTROLS = ("button,select,input:not([type=hidden]),textarea,a[href],summary,[role=button],"
+            "[tabindex]:not([tabindex='-1'])")
+
+
+@pytest.fixture
+def browser():
+    with phone(PHONE_WIDTH, 740, flags=("--disable-quic",), log=True) as driver:
+        yield driver
+
+
+def small_targets(driver):
+    """Every visible control smaller than TAP x TAP: [name, width, height]."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(e=>e.getClientRects().length&&"
+        "getComputedStyle(e).visibility!='hidden').map(e=>{const r=e.getBoundingClientRect();"
+        "return [e.id||e.getAttribute('aria-label')||e.textContent.trim().slice(0,20)||e.tagName,"
+        "Math.round(r.width*10)/10,Math.round(r.height*10)/10]}).filter(x=>x[1]<arguments[1]||x[2]<arguments[1])",
+        CONTROLS, TAP)
+
+
+def controls(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(e=>e.getClientRects().length).length",
+        CONTROLS)
+
+
+def test_every_control_on_every_screen_is_at_least_44_by_44_css_px(browser, tmp_path):
+    """Was, at 360 px: selects 21 px tall, the code, SSID and password fields 24 px, the
+    buttons 32 px, the replay controls 46 x 32, the brightness slider 16 px, the board's
+    columns 43.7 px wide (7 of them; 8 on an 8x7 board)."""
+    games = [record(7, "4455667", result="red")]
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red", "size": "8x7"},
+                  games=lambda: games) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "8x7 board" in browser.find_element("id", "kind").text, what="the live page")
+        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
+        assert browser.execute_script("return innerWidth") == PHONE_WIDTH
+        seen = {}
+        # the pairing screen: the code and its button; the settings and Wi-Fi, greyed out
+        assert browser.find_element("id", "pairbox").is_displayed()
+        seen["pairing"] = (controls(browser), small_targets(browser))
+        # paired: the game (8 columns), new game, brightness, records, Wi-Fi
+        pair_page(browser, board)
+        seen["paired, 8x7"] = (controls(browser), small_targets(browser))
+        # a replay of a 7x6 record: its controls under the board
+        browser.find_element("css selector", "#games li button").click()
+        board.wait(lambda: browser.find_element("id", "rbar").is_displayed(), what="the replay")
+        seen["replay"] = (controls(browser), small_targets(browser))
+        browser.find_element("id", "rlive").click()
+        board.wait(lambda: not browser.find_element("id", "rbar").is_displayed(), what="the live game")
+        # the default 7x6 board
+        auth = board.pair()
+        assert board.request("POST", "/api/new", {"mode": "two", "size": "7x6"}, auth)[0] == 200
+        board.wait(lambda: len(browser.find_elements("css selector", ".col")) == 7, what="7 columns")
+        seen["paired, 7x6"] = (controls(browser), small_targets(browser))
+        # every screen had controls to measure (columns, the pairing box, the replay bar ...)
+        assert seen["pairing"][0] >= 7 + 2 + 8 and seen["replay"][0] > seen["paired, 8x7"][0] - 2
+        assert {name: small for name, (_, small) in seen.items() if small} == {}
+
