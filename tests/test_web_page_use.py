@@ -8,7 +8,7 @@ Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 import pytest
 
 from chromium import MISSING, phone
-from test_web_browser import PHONE_WIDTH, pair_page, record
+from test_web_browser import PHONE_WIDTH, msg, pair_page, record, status
 from webboard import WebBoard
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -72,4 +72,69 @@ def test_every_control_on_every_screen_is_at_least_44_by_44_css_px(browser, tmp_
         # every screen had controls to measure (columns, the pairing box, the replay bar ...)
         assert seen["pairing"][0] >= 7 + 2 + 8 and seen["replay"][0] > seen["paired, 8x7"][0] - 2
         assert {name: small for name, (_, small) in seen.items() if small} == {}
+
+
+def test_the_replay_message_goes_when_the_replay_does(browser, tmp_path):
+    """Was: "This is a replay: go back to the live game to play." stayed after going back."""
+    games = [record(7, "4455667", result="red")]
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}, games=lambda: games) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
+        browser.find_element("css selector", "#games li button").click()
+        board.wait(lambda: browser.find_element("id", "rbar").is_displayed(), what="the replay")
+        browser.find_element("css selector", '.cell[data-col="1"][data-row="1"]').click()
+        board.wait(lambda: "This is a replay" in msg(browser), what="the replay said")
+        browser.find_element("id", "rnext").click()  # still a replay: still said
+        assert "This is a replay" in msg(browser)
+        browser.find_element("id", "rlive").click()
+        board.wait(lambda: not browser.find_element("id", "rbar").is_displayed(), what="the live game")
+        assert msg(browser) == ""
+        assert board.app.board.moves_string() == ""
+
+
+def test_a_full_column_is_said_until_it_is_no_longer_full(browser, tmp_path):
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        board.on_board(lambda app, now: app.board.load("111111"))
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        browser.find_element("css selector", '.cell[data-col="1"][data-row="6"]').click()
+        board.wait(lambda: msg(browser) == "Column 1 is full.", what="the full column said")
+        browser.find_element("css selector", '.cell[data-col="2"][data-row="6"]').click()
+        board.wait(lambda: "Red played column 2. Yellow to play" in status(browser), what="column 2 played")
+        assert msg(browser) == ""  # a move tried anew: the old refusal goes
+        browser.find_element("css selector", '.cell[data-col="1"][data-row="6"]').click()
+        board.wait(lambda: msg(browser) == "Column 1 is full.", what="said again")
+        auth = board.pair()
+        assert board.request("POST", "/api/new", {"mode": "two"}, auth)[0] == 200
+        board.wait(lambda: msg(browser) != "Column 1 is full.", what="the empty column 1")
+        assert msg(browser) in ("", "New game started.")
+
+
+def test_the_board_cannot_be_reached_goes_once_it_is_reached_again(browser, tmp_path):
+    """Was: "The board cannot be reached." stayed after the page had reconnected, both when
+    a move's request failed and when a column was tapped while the board was gone."""
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        # gone while a move is sent: the request fails (after 4 s)
+        board.paused = True
+        browser.find_element("css selector", '.cell[data-col="3"][data-row="6"]').click()
+        board.wait(lambda: msg(browser) == "The board cannot be reached.", seconds=10, what="the move failed")
+        board.paused = False
+        board.wait(lambda: "cannot be reached" not in status(browser), seconds=10, what="back")
+        board.wait(lambda: msg(browser) == "", seconds=5, what="the message gone")
+        # gone, said, then a column tapped: refused at once
+        board.paused = True
+        board.wait(lambda: "cannot be reached" in status(browser), seconds=10, what="gone, said")
+        browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
+        board.wait(lambda: msg(browser) == "The board cannot be reached.", what="refused")
+        board.paused = False
+        board.wait(lambda: "cannot be reached" not in status(browser), seconds=10, what="back again")
+        board.wait(lambda: msg(browser) == "", seconds=5, what="the message gone again")
 
