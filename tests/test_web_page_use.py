@@ -138,3 +138,56 @@ def test_the_board_cannot_be_reached_goes_once_it_is_reached_again(browser, tmp_
         board.wait(lambda: "cannot be reached" not in status(browser), seconds=10, what="back again")
         board.wait(lambda: msg(browser) == "", seconds=5, what="the message gone again")
 
+
+def test_enter_pairs_the_focus_goes_to_the_board_and_the_console_is_clean(browser, tmp_path):
+    """Was: Enter in the code field did nothing, the focus was lost when the pairing box
+    went, and the console showed an error on load (the favicon's 404)."""
+    from selenium.webdriver.common.keys import Keys
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == []
+        browser.find_element("id", "code").send_keys(board.code + Keys.ENTER)
+        board.wait(lambda: not browser.find_element("id", "pairbox").is_displayed(), what="paired by Enter")
+        assert msg(browser).startswith("Paired")
+        assert browser.switch_to.active_element.get_attribute("aria-label") == "column 1, 6 free"
+        browser.switch_to.active_element.send_keys(Keys.ENTER)  # so a keyboard plays at once
+        board.wait(lambda: board.app.board.moves_string() == "1", what="column 1 played")
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_no_games_yet_is_said_then_the_games_are_shown(browser, tmp_path):
+    """Was: an empty "Recorded games" box, a statistics table of its header alone, and
+    "two players: red 0, yellow 0, draws 0"."""
+    from connect4.app.game import MODE_AI
+    with WebBoard(str(tmp_path), settings={"mode": "ai", "level": 1, "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: browser.find_element("id", "gamesbox").is_displayed(), what="the records box")
+        stats = browser.find_element("id", "stats").find_element("xpath", "..")
+        board.wait(lambda: "no games yet" in stats.text, what="no statistics said")
+        assert browser.find_elements("css selector", "#stats th") == []
+        assert "two players: no games yet" in stats.text
+        assert "no games yet" in browser.find_element("id", "gamesbox").text
+        indent = browser.execute_script(  # where each text begins
+            "const x=id=>{const r=document.createRange();r.selectNodeContents(document.getElementById(id));"
+            "return r.getBoundingClientRect().x};return x('games')-x('stats')")
+        assert abs(indent) < 1  # said as the statistics are, not where a list's items would be
+        pair_page(browser, board)
+
+        def red_to_win(app, now):
+            app.new_game(now, MODE_AI)
+            app.board.load("112233")
+        board.on_board(red_to_win)
+        board.wait(lambda: "Your turn" in status(browser) and
+                   browser.find_element("id", "status").get_attribute("data-moves") == "112233",
+                   what="red to win")
+        browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
+        board.wait(lambda: "You won" in status(browser), what="you won")
+        board.wait(lambda: browser.find_elements("css selector", "#stats th"), what="the statistics table")
+        assert "no games yet" in stats.text  # two players: none yet
+        cells = [td.text for td in browser.find_elements("css selector", "#stats td")]
+        assert cells == ["1", "1", "0", "0"]  # level 1: won 1
+        board.wait(lambda: browser.find_elements("css selector", "#games li"), what="the game listed")
+        assert "no games yet" not in browser.find_element("id", "gamesbox").text
