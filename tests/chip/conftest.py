@@ -15,6 +15,7 @@ import os
 import pytest
 
 from tools.board import image
+from tools.common import ROOT
 from tools.chip.emulator import Chip, find_qemu
 
 EMULATOR_BOOT = (b"import esp32\n"
@@ -42,6 +43,10 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+LOGS = os.path.join(ROOT, "build", "chip-logs")
+os.makedirs(LOGS, exist_ok=True)
+
+
 @pytest.fixture(scope="session")
 def deployed():
     """What `make deploy` copies, built once: [(board path, bytes)]."""
@@ -62,7 +67,8 @@ def chip(tmp_path, deployed, firmware_bytes, request):
         files = list(deployed) + [("/boot.py", EMULATOR_BOOT)] + list(extra)
         flash = tmp_path / ("flash%d.bin" % len(made))
         flash.write_bytes(image.image(firmware_bytes, files))
-        log = open(tmp_path / ("uart%d.log" % len(made)), "wb")
+        # the UART, kept where pytest's rotation of its temporary folders leaves it
+        log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
         kwargs = {"http_to": http_to} if http_to else {}
         c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, **kwargs)
         made.append((c, log))
