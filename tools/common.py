@@ -76,8 +76,9 @@ def chip_instructions_per_node(size=None):
 def chip_nodes_per_second(ipn=None):
     """The chip's search speed, nodes a second: CHIP_IPS over `ipn` instructions per node
     (default: tools/data/chip.txt's record). Every figure of the chip's speed comes from
-    here: the simulator's --chip-speed and --help, the browser page, the benches' tables;
-    tests/test_doc_figures.py holds the docs to it."""
+    here: the simulator's --chip-speed and --help (through host_sim.world, which runs
+    without tools/ too), the browser page, the benches' tables; tests/test_doc_figures.py
+    holds the docs to it."""
     return CHIP_IPS // (ipn or chip_instructions_per_node())
 
 # The chip's stack (../shared/CHIP.md, "The stack, measured", on the stock 1.28.0
