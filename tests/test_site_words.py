@@ -85,6 +85,14 @@ def test_a_real_game_on_the_app_is_said_move_by_move_to_its_result():
     want = {"red": "You won.", "yellow": "You lost.", "draw": "A draw."}[s["result"]]
     assert said[-1].endswith(want + " Press for a new game.")
     assert want in words.status(s)
+    # and the menu's games list names it
+    rig.long_press()
+    rig.turn(ITEMS.index("games"))
+    rig.press()
+    result = {"red": "red won", "yellow": "yellow won", "draw": "a draw"}[s["result"]]
+    assert words.menu(app.menu) == (
+        "Recorded game 1 (1 of 1, newest first): against the AI at level 1, 7x6, %s, %d moves. "
+        "Press to replay it, turn for the others." % (result, len(s["moves"])))
 
 
 def test_the_menu_says_its_item_and_value():
