@@ -5,7 +5,7 @@ sent (`send_later` adds more), what the server wrote (`got`), how much a send
 may take at a time (`take`: None = all, 0 = nothing: a client not reading).
 FakeListener hands out queued connections; FakePoller answers the server's
 poll from what those sockets hold. `listen(server, clock)` puts a Server
-on them (in place of start()) with its clock, so `server.pump()` runs its
+on them (Server.use, in place of start()'s real ones) with its clock, so `server.pump()` runs its
 real path: poll, accept, read, route, write, close.
 """
 EAGAIN = 11
@@ -110,9 +110,7 @@ def listen(server, clock=None):
     """Put `server` on a FakeListener (returned) and, if given, on the clock's ticks_ms."""
     from connect4.net import server as server_mod
     listener = FakeListener()
-    server.sock = server.lfd = listener
-    server.poller = FakePoller(listener)
-    server.poller.register(listener, 1)
+    server.use(listener, FakePoller(listener))
     if clock is not None:
         server_mod.ticks_ms = clock.ticks_ms
     return listener

@@ -2,7 +2,7 @@
 sockets (fakenet.py): runs in the MicroPython VM too, on the fake clock (no wall time).
 Parsing a request that comes in pieces, every status, the page through the one shared
 buffer to clients that take a little at a time, the slots (the oldest idle one makes
-room; 503 only when none is idle), idle and stuck clients closed, live events, the
+room once it has had GRACE_MS; 503 only when none is waiting for its request), idle and stuck clients closed, live events, the
 network short of memory (503, said once, the state's flag, and back), a MemoryError in a
 handler (503, and the next request served), and a route added as one line."""
 import json
@@ -10,7 +10,7 @@ import json
 from connect4.app.face import Face
 from connect4.net import server as server_mod
 from connect4.net.server import (Server, MAX_CLIENTS, MAX_STREAMS, REQUEST_MS, WRITE_MS, KEEPALIVE_MS,
-                                 CHUNK, SHORT, MAX_LINE, MAX_LINES)
+                                 CHUNK, SHORT, MAX_LINE, MAX_LINES, GRACE_MS)
 from connect4.net.pairing import Pairing
 from fakes import Rig, tmpdir
 from fakenet import FakeSocket, listen, unlisten, get, post
@@ -141,14 +141,18 @@ def test_the_page_reaches_two_slow_clients_whole_through_the_one_buffer():
 
 
 def test_a_new_connection_takes_the_slot_of_the_oldest_idle_one():
+    """...once that one has had GRACE_MS to send its request; until then the new one waits
+    (in the network stack's backlog), so a request a little late is not cut off."""
     rig, server, listener = setup("srv5")
     try:
         idle = []
         for _ in range(MAX_CLIENTS):
             idle.append(ask(rig, listener, b"", ms=4, eof=False))
         assert len(server.conns) == MAX_CLIENTS
-        s = ask(rig, listener, get(b"/api/state"))
-        assert s.status() == 200
+        s = ask(rig, listener, get(b"/api/state"), ms=GRACE_MS - 20)
+        assert s.got == b"" and listener.waiting == [s] and not any(i.closed for i in idle)
+        rig.run_for(40)
+        assert s.status() == 200 and s.closed
         assert idle[0].closed and idle[0].got == b"" and not any(i.closed for i in idle[1:])
         assert server.dropped == 1 and server.refused == 0
     finally:

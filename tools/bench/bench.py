@@ -490,31 +490,36 @@ def speed_and_memory(args, say):
 
     if mpvm.available():
         say.part("memory")
-        f = memory.measure()
-        kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
-        say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
-        say()
-        say("| what | heap |")
-        say("|---|---:|")
-        say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
-        say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
-            kb(f["table"]), kb(f["app"])))
-        say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
-        say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
-            memory.GAME_LEVEL, kb(f["game_peak"])))
-        say("| bytes allocated per search node | %d |" % f["per_node"])
-        say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
-            kb(f["replaced_bytecode"]), kb(f["native"])))
-        say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
-            % kb(f["footprint"]))
-        say("| Wi-Fi on: the link and radio, the web server (its own HTTP layer), API, pairing, scrolling text, the table "
-            "shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
-        say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
-        say()
-        say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
-            kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
-        say()
+        memory_table(say)
     return ipn
+
+
+def memory_table(say):
+    """The firmware's heap in the MicroPython VM (tools/mpvm/memory.py), as the page shows it."""
+    f = memory.measure()
+    kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
+    say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
+    say()
+    say("| what | heap |")
+    say("|---|---:|")
+    say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
+    say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
+        kb(f["table"]), kb(f["app"])))
+    say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
+    say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
+        memory.GAME_LEVEL, kb(f["game_peak"])))
+    say("| bytes allocated per search node | %d |" % f["per_node"])
+    say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
+        kb(f["replaced_bytecode"]), kb(f["native"])))
+    say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
+        % kb(f["footprint"]))
+    say("| Wi-Fi on: the link and radio, the web server (its own HTTP layer), API, pairing, scrolling "
+        "text, the table shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
+    say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
+    say()
+    say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
+        kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
+    say()
 
 
 def web_table(say, quick):

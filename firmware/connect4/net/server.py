@@ -45,7 +45,10 @@ EVENT_MS = const(200)  # how often a live stream looks for a change
 KEEPALIVE_MS = const(1600)
 CHUNK = const(512)  # the page goes out this many bytes at a time, through one buffer
 RECV = const(1024)  # bytes read from a socket at a time
-BACKLOG = const(8)  # connections the network stack holds until accepted (MicroPython asyncio's)
+GRACE_MS = const(50)  # a connection waiting for its request this long may make room for a new one
+# connections the network stack holds until taken: as many as the chip's lwIP holds beside the
+# taken ones (MicroPython's ESP32 build: 12 TCP connections in all), so that its limit is the one
+BACKLOG = const(10)
 NET_MIN_FREE = const(12288)  # bytes of the network's heap below which new connections get 503
 PAGE = "page.html.gz"  # for a client that accepts gzip (every browser)
 PLAIN_PAGE = "page.html"  # for one that does not (curl without --compressed); without it: 406
@@ -167,7 +170,7 @@ class Server:
         self.min_free = min_free
         self.sock = None
         self.lfd = None
-        self.poller = None
+        self.poller = self.ipoll = None
         self.conns = []
         self.streams = 0
         self.served = 0  # answers made
@@ -201,10 +204,15 @@ class Server:
         except Exception:
             s.close()
             raise
-        self.sock = s
-        self.lfd = _fd(s)
-        self.poller = select.poll()
-        self.poller.register(s, _IN)
+        return self.use(s, select.poll())
+
+    def use(self, sock, poller):
+        """Serve on this listening socket, watched by this poll (start()'s; the tests' fakes)."""
+        self.sock = sock
+        self.lfd = _fd(sock)
+        self.poller = poller
+        self.ipoll = getattr(poller, "ipoll", poller.poll)  # MicroPython's ipoll allocates nothing
+        poller.register(sock, _IN)
         return self
 
     def stop(self):
@@ -228,9 +236,7 @@ class Server:
     def _round(self):
         conns = self.conns
         new = False
-        poller = self.poller
-        # ipoll: MicroPython's, allocates nothing
-        for entry in getattr(poller, "ipoll", poller.poll)(0):  # type: ignore[union-attr]
+        for entry in self.ipoll(0):  # type: ignore[misc]  # (pump: set)
             who = entry[0]
             if who is self.sock or who == self.lfd:
                 new = True
@@ -247,26 +253,33 @@ class Server:
         i = len(conns)
         while i:  # backwards: a connection closed leaves the ones before it in place
             i -= 1
-            c = conns[i]
-            try:
-                self._step(c, text, now)
-            except MemoryError:
-                self._close(c, SHORT)
-            except Exception as e:
-                self._fail(e)
-                self._close(c)
+            self._run(conns[i], text, now)
         n = MAX_CLIENTS if new else 0
         while n:
             n -= 1
             if len(conns) >= MAX_CLIENTS:
                 old = self._oldest()
-                if old is not None and old.t == now:
-                    break  # every slot taken this round: their requests are read first, next round
+                if old is not None and ticks_diff(now, old.t) < GRACE_MS:
+                    break  # each has had too little time to send its request: the next waits
             try:
                 sock = self.sock.accept()[0]  # type: ignore[union-attr]
             except OSError:  # none waiting
                 break
-            self._take(sock, now)
+            try:
+                self._take(sock, now)
+            except Exception as e:  # before it had a slot: closed, never left open
+                self._fail(e)
+                _close_socket(sock)
+
+    def _run(self, c, text, now):
+        """A connection's step; whatever goes wrong in it closes it, and only it."""
+        try:
+            self._step(c, text, now)
+        except MemoryError:
+            self._close(c, SHORT)
+        except Exception as e:
+            self._fail(e)
+            self._close(c)
 
     def _step(self, c, text, now):
         ev = c.ev
@@ -316,7 +329,7 @@ class Server:
         conns.append(c)
         self._watch(c)
         c.ev = _IN  # its request is often there already: read, and answered, at once
-        self._step(c, None, now)
+        self._run(c, None, now)
 
     def _oldest(self):
         """The connection waiting longest for its request, or None."""
