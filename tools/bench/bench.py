@@ -525,6 +525,7 @@ def memory_table(say):
 def web_table(say, quick):
     """The web server: a request's cost (the MicroPython VM) and its answers under idle sockets."""
     from tools.web import load, request_cost
+    from connect4.net import server
     say("### Web server")
     say()
     say("| what | figure |")
@@ -541,8 +542,9 @@ def web_table(say, quick):
     say("| the slowest answer under that load | %.0f ms |" % (1000 * f["slowest"]))
     say("| answers other than 200 (503, timeouts, resets) | %d |" % (sum(f["statuses"].values()) - f["answered"]))
     say()
-    say("The idle clients open another socket %d ms after the server closes one "
-        "(tools/web/load.py); a page's request takes the slot of the oldest idle one." % (1000 * load.IDLE_PAUSE))
+    say("The idle clients open another socket %d ms after the server closes one (tools/web/load.py); a "
+        "new connection takes the slot of the oldest one still waiting for its request once that one has "
+        "waited %d ms (GRACE_MS in connect4/net/server.py)." % (1000 * load.IDLE_PAUSE, server.GRACE_MS))
     say()
 
 

@@ -17,8 +17,9 @@ a bounded buffer, line by line; the answer is written as the socket takes it
 connection closes. /api/events stays open: a live stream of server-sent events.
 
 Bounds: MAX_CLIENTS connections at once, MAX_STREAMS of them live streams; a new
-one takes the slot of the oldest still waiting for its request (503 only when
-every slot holds an answer or a live page); a request must arrive whole within
+one takes the slot of the oldest still waiting for its request once that one has
+waited GRACE_MS (503 only when every slot holds an answer or a live page), so idle
+sockets shut nobody out; a request must arrive whole within
 REQUEST_MS and in at most MAX_LINES lines of at most MAX_LINE bytes, its body at
 most MAX_BODY bytes (413); a client that stops reading is dropped after
 WRITE_MS. When the network's heap is below its floor (`net_free`, `min_free`),
@@ -46,8 +47,8 @@ KEEPALIVE_MS = const(1600)
 CHUNK = const(512)  # the page goes out this many bytes at a time, through one buffer
 RECV = const(1024)  # bytes read from a socket at a time
 GRACE_MS = const(50)  # a connection waiting for its request this long may make room for a new one
-# connections the network stack holds until taken: as many as the chip's lwIP holds beside the
-# taken ones (MicroPython's ESP32 build: 12 TCP connections in all), so that its limit is the one
+# connections the network stack holds until taken; on the chip lwIP holds 12 TCP connections in
+# all (MicroPython's ESP32 build), so its own limit binds before this one
 BACKLOG = const(10)
 NET_MIN_FREE = const(12288)  # bytes of the network's heap below which new connections get 503
 PAGE = "page.html.gz"  # for a client that accepts gzip (every browser)
