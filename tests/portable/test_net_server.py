@@ -274,6 +274,25 @@ def test_a_memory_error_in_a_handler_is_a_503_and_the_next_request_is_served():
         unlisten()
 
 
+def test_a_handler_that_fails_is_a_500_counted_and_the_server_goes_on():
+    rig, server, listener = setup("srv12")
+    api = server.api
+    real = api.games
+
+    def games():
+        raise ValueError("a bug")
+    api.games = games
+    try:
+        s = ask(rig, listener, get(b"/api/games"))
+        assert s.closed and s.status() == 500 and json.loads(s.body()) == {"error": "internal error"}, s.got
+        assert server.errors == 1 and "a bug" in server.last
+        api.games = real
+        assert ask(rig, listener, get(b"/api/games")).status() == 200
+        assert ask(rig, listener, get(b"/api/state")).status() == 200 and server.errors == 1
+    finally:
+        unlisten()
+
+
 def test_a_route_is_one_line_of_the_table():
     rig, server, listener = setup("srv11")
     routes = server_mod.ROUTES
