@@ -249,8 +249,11 @@ class Server:
         text = None
         if self.streams and ticks_diff(now, self.tick) >= EVENT_MS:
             self.tick = now
-            self._short(now)
-            text = json.dumps(self.api.state()[1])
+            try:
+                self._short(now)
+                text = json.dumps(self.api.state()[1])
+            except Exception as e:  # (a MemoryError): the live pages hear it next time
+                self._fail(e)
         i = len(conns)
         while i:  # backwards: a connection closed leaves the ones before it in place
             i -= 1
