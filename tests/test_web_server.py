@@ -180,8 +180,8 @@ def test_idle_sockets_make_room_for_a_request_and_are_closed_within_request_ms(b
 
 def test_pages_are_answered_while_a_peer_holds_ten_idle_sockets(board, capsys):
     """Issue 32: ten idle sockets from one peer made the next request wait about 4 s (503,
-    then 200). Ten idle clients (each opening another socket as soon as one is closed) and
-    four polling GET /api/state: every poll answered 200, none refused, none timed out
+    then 200). Ten idle clients (each opening another socket 100 ms after the server closes
+    one: tools/web/load.py) and four polling GET /api/state: every poll answered 200, none refused, none timed out
     (a client waits 10 s). The timings are printed, not held: this host's, not the chip's."""
     from tools.web import load
     figures = load.run(board.port, seconds=3.0)
