@@ -13,7 +13,7 @@ import runpy
 import sys
 import threading
 
-from tools.common import ROOT, stack_bytes
+from tools.common import CHIP_REPL_IMPORT_BYTES, ROOT, stack_bytes
 
 FIRMWARE = os.path.join(ROOT, "firmware") + os.sep
 ON_BOARD = FIRMWARE
@@ -41,7 +41,8 @@ class Nesting:
     """A profile hook: the chain of on-board frames that takes the most stack on the chip
     (tools.common.stack_bytes), and the deepest chain that ends at a given function."""
 
-    def __init__(self, at=None):
+    def __init__(self, at=None, root=0):
+        self.root = root  # bytes under the chain's first on-board frame (how the board started it)
         self.most = 0  # bytes
         self.chain = []
         self.at = at  # 'file:function': also keep the deepest chain that ends there
@@ -65,7 +66,7 @@ class Nesting:
                 chain.append("%s:%s" % (os.path.basename(name), f.f_code.co_name))
             f = f.f_back
         chain.reverse()
-        used = self.bytes(chain)
+        used = self.root + self.bytes(chain)
         if used > self.most:
             self.most = used
             self.chain = chain
@@ -85,8 +86,9 @@ class Nesting:
 
 def engine_main(cmds, at="search.py:_poll"):
     """Run the board's engine_main.py on CPython with `cmds` as its input, under the hook.
-    Returns (the Nesting, the protocol's output)."""
-    hook = Nesting(at=at)
+    Returns (the Nesting, the protocol's output). On the board it runs as the REPL's
+    `import engine_main`: CHIP_REPL_IMPORT_BYTES under its module's frame."""
+    hook = Nesting(at=at, root=CHIP_REPL_IMPORT_BYTES)
     saved = sys.stdin, sys.stdout
     sys.stdin = io.TextIOWrapper(io.BytesIO("\n".join(list(cmds) + ["quit"]).encode() + b"\n"))
     sys.stdout = out = io.StringIO()
