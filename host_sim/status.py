@@ -50,6 +50,9 @@ def menu_text(m):
                                     " (changing)" if m.editing else "")
     if key == "wifi":
         return "menu: wifi = %s%s" % ("on" if m.wifi_on else "off", " (changing)" if m.editing else "")
+    if key == "phones":
+        return "menu: paired phones = %s%s" % ("forget" if m.editing and m.forget else "keep",
+                                               " (changing)" if m.editing else "")
     return "menu: " + key
 
 

@@ -60,8 +60,9 @@ class Link:
         elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
-            self.server = Server(face, Pairing(), self.netconf).start(self.cfg["web_host"],
-                                                                     self.cfg["web_port"])
+            pairing = Pairing(self.cfg["flash_dir"])
+            self.server = Server(face, pairing, self.netconf).start(self.cfg["web_host"],
+                                                                   self.cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
             face.set_pump(None)
         self.show(now)
@@ -98,6 +99,22 @@ class Link:
         if web is not None:
             parts.append((" CODE " + web.pairing.code, "green"))
         self.face.say(parts, now)
+
+    def forget_phones(self, now):
+        """The menu's "forget paired phones": every token dropped, on flash too, and a new
+        pairing code (shown, if a page is served). Wi-Fi need not be on."""
+        web = self.server or self.face.web
+        if web is not None:
+            pairing = web.pairing
+        else:
+            from connect4.net.pairing import Pairing
+            pairing = Pairing(self.cfg["flash_dir"])
+        if not pairing.forget():
+            self.face.say([("NOT SAVED", "red")], now)
+        elif web is not None:
+            self.face.say([("PHONES FORGOTTEN", "orange"), (" CODE " + pairing.code, "green")], now)
+        else:
+            self.face.say([("PHONES FORGOTTEN", "orange")], now)
 
     def off(self):
         face = self.face

@@ -4,8 +4,18 @@ Reads are open to the network the board is on; every write needs
 `Authorization: Bearer <token>`, a token that `pair(code)` hands out for the
 code the board shows. Wrong codes are counted: after MAX_TRIES in a row the
 pairing is locked for LOCK_MS (10,000 codes at 5 tries a minute would take
-days), and a new code is drawn. At most MAX_TOKENS sessions are kept; the
-oldest goes first.
+days), and a new code is drawn.
+
+A paired phone stays paired across restarts and power cuts: the tokens' SHA-256
+digests (never the tokens) are kept in FILE beside the settings, 32 bytes each,
+oldest first, written atomically (connect4.app.store.replace). At most
+MAX_TOKENS: a new one pushes out the oldest. The file is read at the first
+check or pairing, not before; RAM holds only the digests. A file that is not a
+whole number of digests, or holds too many, is corrupt: no paired phones (said
+on the console, kept aside as FILE.bad), never a crash. `forget()` drops them
+all and draws a new code. `revoked` counts the tokens dropped since start
+(forgotten or pushed out): the live state carries it, so a page re-checks its
+own token when it changes.
 """
 from micropython import const
 from time import ticks_ms, ticks_diff
@@ -15,6 +25,8 @@ TOKEN_BYTES = const(12)
 MAX_TOKENS = const(4)
 MAX_TRIES = const(5)
 LOCK_MS = const(60000)
+FILE = "paired.bin"
+_DIGEST = const(32)  # bytes of a SHA-256
 
 
 def random_bytes(n):
@@ -28,11 +40,22 @@ def random_bytes(n):
         return bytes([random.getrandbits(8) for _ in range(n)])
 
 
+def digest(token):
+    """What is kept of a token: its SHA-256 (32 bytes)."""
+    import hashlib
+    return hashlib.sha256(token.encode()).digest()
+
+
 class Pairing:
-    def __init__(self, randbytes=None, clock_ms=None):
+    """flash_dir: where FILE is kept (the config's flash_dir); None: in RAM only (tests)."""
+
+    def __init__(self, flash_dir=None, randbytes=None, clock_ms=None):
+        self.path = None if flash_dir is None else flash_dir + FILE
         self.randbytes = randbytes or random_bytes
         self.clock_ms = clock_ms or ticks_ms
-        self.tokens = []
+        self.digests = None  # the paired tokens' digests, oldest first; read at first use
+        self.revoked = 0
+        self.save_error = None  # why the first refused write was refused (said once)
         self.misses = 0
         self.locked_at = None
         self.code = self.new_code()
@@ -65,9 +88,12 @@ class Pairing:
             return None
         self.misses = 0
         token = "".join("%02x" % b for b in self.randbytes(TOKEN_BYTES))
-        self.tokens.append(token)
-        if len(self.tokens) > MAX_TOKENS:
-            self.tokens.pop(0)
+        digests = self._digests()
+        digests.append(digest(token))
+        if len(digests) > MAX_TOKENS:
+            digests.pop(0)
+            self.revoked += 1
+        self._save()  # refused: the token holds until the board restarts (said on the console)
         return token
 
     def check(self, header):
@@ -75,15 +101,54 @@ class Pairing:
         if not isinstance(header, str) or not header.startswith("Bearer "):
             return False
         token = header[7:].strip()
-        ok = False
-        for t in self.tokens:  # compare with every token: no early exit on a match
-            if len(t) == len(token) and _same(t, token):
-                ok = True
-        return ok
+        # a plain `in`: a digest's prefix tells nothing of the token, so an early exit leaks nothing
+        return bool(token) and digest(token) in self._digests()
 
+    def forget(self):
+        """Every paired phone forgotten (the menu's item, POST /api/forget) and a new code:
+        a phone that saw the old one must read the matrix again. False if the flash refused
+        (then they are forgotten only until the board restarts)."""
+        self.digests = []
+        self.revoked += 1
+        self.new_code()
+        return self._save()
 
-def _same(a, b):
-    diff = 0
-    for i in range(len(a)):
-        diff |= ord(a[i]) ^ ord(b[i])
-    return diff == 0
+    # ---- the file
+    def _digests(self):
+        if self.digests is None:
+            self.digests = self._load()
+        return self.digests
+
+    def _load(self):
+        """The digests on flash; [] for none, and for a corrupt file (said, kept aside)."""
+        path = self.path
+        if path is None:
+            return []
+        from connect4.app.store import Files, settle, set_aside, say, why
+        fs = Files()
+        settle(fs, path, path + ".tmp")
+        try:
+            f = fs.open(path, "rb")
+        except OSError:
+            return []  # never paired
+        try:
+            try:
+                data = f.read()
+            finally:
+                f.close()
+        except OSError as e:  # a folder in the way (opened by some filesystems), a flash error
+            say("paired phones: cannot read %s (%s): no phone is paired now" % (path, why(e)))
+            return []
+        n = len(data)
+        if n % _DIGEST or n > MAX_TOKENS * _DIGEST:
+            say("paired phones: %s is corrupt, kept as %s.bad: no phone is paired now" % (path, path))
+            set_aside(fs, path)
+            return []
+        return [data[i:i + _DIGEST] for i in range(0, n, _DIGEST)]
+
+    def _save(self):
+        if self.path is None:
+            return True
+        from connect4.app.store import Files, replace, refused
+        err = replace(Files(), self.path, self.path + ".tmp", b"".join(self.digests or ()))
+        return True if err is None else refused(self, "paired phones", err)

@@ -249,7 +249,7 @@ class Server:
         web.route("/")(page)
 
         async def state(req):
-            return _reply(api.state())
+            return _reply(api.state(req.headers.get("Authorization")))
         web.route("/api/state")(state)
 
         async def settings(req):
@@ -265,6 +265,10 @@ class Server:
         async def pair(req):
             return _reply(api.pair(req.body))
         web.route("/api/pair", methods=["POST"])(pair)
+
+        async def forget(req):
+            return _reply(api.forget(req.headers.get("Authorization"), req.body))
+        web.route("/api/forget", methods=["POST"])(forget)
 
         async def move(req):
             return _reply(api.move(req.headers.get("Authorization"), req.body))
@@ -290,7 +294,7 @@ class Server:
                     stuck = stuck + EVENT_MS if sse.queue else 0
                     if stuck > STUCK_MS:
                         return
-                    text = json.dumps(api.state()[1])
+                    text = json.dumps(api.live())
                     if text != last:
                         await sse.send(text, event="state")
                         last = text
