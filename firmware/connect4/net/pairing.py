@@ -7,15 +7,13 @@ pairing is locked for LOCK_MS (10,000 codes at 5 tries a minute would take
 days), and a new code is drawn.
 
 A paired phone stays paired across restarts and power cuts: the tokens' SHA-256
-digests (never the tokens) are kept in FILE beside the settings, 32 bytes each,
-oldest first, written atomically (connect4.app.store.replace). At most
-MAX_TOKENS: a new one pushes out the oldest. The file is read at the first
-check or pairing, not before; RAM holds only the digests. A file that is not a
-whole number of digests, or holds too many, is corrupt: no paired phones (said
-on the console, kept aside as FILE.bad), never a crash. `forget()` drops them
-all and draws a new code. `revoked` counts the tokens dropped since start
-(forgotten or pushed out): the live state carries it, so a page re-checks its
-own token when it changes.
+digests (never the tokens) are kept in FILE beside the settings
+(connect4.net.paired), read at the first check, not before; RAM holds only the
+digests (32 bytes each). At most MAX_TOKENS: a new one pushes out the oldest. A
+corrupt file means no paired phones (said on the console), never a crash.
+`forget()` drops them all and draws a new code. `revoked` counts the tokens
+dropped since start (forgotten or pushed out): the live state carries it, so a
+page re-checks its own token when it changes.
 """
 from micropython import const
 from time import ticks_ms, ticks_diff
@@ -25,8 +23,7 @@ TOKEN_BYTES = const(12)
 MAX_TOKENS = const(4)
 MAX_TRIES = const(5)
 LOCK_MS = const(60000)
-FILE = "paired.bin"
-_DIGEST = const(32)  # bytes of a SHA-256
+FILE = "paired.bin"  # connect4.net.paired reads and writes it
 
 
 def random_bytes(n):
@@ -113,42 +110,19 @@ class Pairing:
         self.new_code()
         return self._save()
 
-    # ---- the file
+    # ---- the file (connect4.net.paired, loaded for each read or write only)
     def _digests(self):
         if self.digests is None:
-            self.digests = self._load()
+            self.digests = [] if self.path is None else self._file(False)
         return self.digests
 
-    def _load(self):
-        """The digests on flash; [] for none, and for a corrupt file (said, kept aside)."""
-        path = self.path
-        if path is None:
-            return []
-        from connect4.app.store import Files, settle, set_aside, say, why
-        fs = Files()
-        settle(fs, path, path + ".tmp")
-        try:
-            f = fs.open(path, "rb")
-        except OSError:
-            return []  # never paired
-        try:
-            try:
-                data = f.read()
-            finally:
-                f.close()
-        except OSError as e:  # a folder in the way (opened by some filesystems), a flash error
-            say("paired phones: cannot read %s (%s): no phone is paired now" % (path, why(e)))
-            return []
-        n = len(data)
-        if n % _DIGEST or n > MAX_TOKENS * _DIGEST:
-            say("paired phones: %s is corrupt, kept as %s.bad: no phone is paired now" % (path, path))
-            set_aside(fs, path)
-            return []
-        return [data[i:i + _DIGEST] for i in range(0, n, _DIGEST)]
-
     def _save(self):
-        if self.path is None:
-            return True
-        from connect4.app.store import Files, replace, refused
-        err = replace(Files(), self.path, self.path + ".tmp", b"".join(self.digests or ()))
-        return True if err is None else refused(self, "paired phones", err)
+        return True if self.path is None else self._file(True)
+
+    def _file(self, write):
+        from connect4.net import paired
+        from connect4.boot import forget
+        try:
+            return paired.save(self) if write else paired.load(self.path, MAX_TOKENS)
+        finally:
+            forget("connect4.net.paired")
