@@ -57,7 +57,7 @@ def test_at_most_max_tokens_are_kept_the_oldest_goes():
     assert again.revoked == 0  # counted since start: the pages' cue to check their token
 
 
-def test_the_file_is_read_at_first_use_only_and_ram_holds_only_digests():
+def test_the_file_is_read_at_first_use_only_and_ram_holds_only_digests_not_its_code():
     flash = tmpdir("pair3")
     _, tokens = paired(flash, 2)
     p = Pairing(flash)
@@ -65,6 +65,10 @@ def test_the_file_is_read_at_first_use_only_and_ram_holds_only_digests():
     assert p.check(bearer(tokens[1]))
     assert p.digests == [digest(tokens[0]), digest(tokens[1])]
     assert all(isinstance(d, bytes) and len(d) == 32 for d in p.digests)
+    import sys
+    import connect4.net
+    assert "connect4.net.paired" not in sys.modules  # the file's code, dropped once used
+    assert not hasattr(connect4.net, "paired")
 
 
 def test_a_corrupt_file_means_no_paired_phones_said_and_kept_aside_never_a_crash():

@@ -38,7 +38,8 @@ hook and what it shows. A press that stops the search resolves as usual: a
 click plays the best move found so far, a long press abandons the search and
 opens the menu. In the demo, any press leaves the demo.
 
-The web (connect4.net, loaded only when the menu turns Wi-Fi on): `pump()`
+The web (connect4.net, loaded only when the menu turns Wi-Fi on or forgets the
+paired phones): `pump()`
 lets the server run a round, from step() and from the poll hook, so the
 page gets answers while the AI thinks; its writes wait on `commands` and are
 applied by step() before the tick, never inside the search; `interrupt`
