@@ -182,6 +182,12 @@ def test_a_paired_phone_stays_paired_when_the_board_is_killed_and_started_again(
         status, body = request(port, "POST", "/api/move", {"column": 3}, token)
         assert status == 200, body  # the tap is taken, not "Pair this page first"
         wait_state(port, lambda s: s["moves"].startswith(before["moves"] + "3"), "the move")
+        # forgotten from the page: the token goes, and the new code is printed, with why
+        assert request(port, "POST", "/api/forget", {}, token)[0] == 200
+        assert request(port, "GET", "/api/state", token=token)[1]["paired"] is False
+        line = p.stdout.readline()
+        assert line.startswith("web: new pairing code ") and "forgotten" in line, line
+        assert request(port, "POST", "/api/pair", {"code": line.split()[4]})[0] == 200
     finally:
         p.terminate()
         p.communicate(timeout=60)

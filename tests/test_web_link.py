@@ -250,3 +250,11 @@ def test_the_menu_forgets_the_paired_phones_of_the_page_served_and_shows_the_new
     assert not pairing.check("Bearer " + token) and pairing.revoked == 1
     assert said[-1] == "PHONES FORGOTTEN CODE " + pairing.code  # the new code
     assert sim.app.web.pairing is pairing and sim.app.menu.wifi_on  # Wi-Fi still on
+
+
+def test_the_menu_says_when_the_flash_refuses_to_forget(sim, said):
+    os.makedirs(os.path.join(sim.cfg["flash_dir"], "paired.bin", "kept"))  # a folder in the way
+    to_phones_item(sim)
+    for action in ("press", "right", "press"):
+        sim.do(action)
+    assert said == ["NOT SAVED"]

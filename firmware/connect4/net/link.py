@@ -6,7 +6,8 @@ access point `Connect4-XXXX` (WPA2, the key drawn at first start). Then the
 server starts (or, if one already serves the app, as in the simulator's
 --web, that one is used), and the matrix scrolls the address, the access
 point's key and the pairing code; `show()` scrolls them again on request.
-Nothing here blocks: joining is watched from the app's pump.
+Nothing here blocks: joining is watched from the app's pump. The menu's
+"forget paired phones" comes here too (`forget_phones`), Wi-Fi on or off.
 """
 from time import ticks_ms, ticks_diff
 
@@ -60,7 +61,7 @@ class Link:
         elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
-            pairing = Pairing(self.cfg["flash_dir"])
+            pairing = Pairing(self.cfg["flash_dir"])  # the phones paired before: on flash
             self.server = Server(face, pairing, self.netconf).start(self.cfg["web_host"],
                                                                    self.cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
@@ -110,11 +111,12 @@ class Link:
             from connect4.net.pairing import Pairing
             pairing = Pairing(self.cfg["flash_dir"])
         if not pairing.forget():
-            self.face.say([("NOT SAVED", "red")], now)
-        elif web is not None:
-            self.face.say([("PHONES FORGOTTEN", "orange"), (" CODE " + pairing.code, "green")], now)
-        else:
-            self.face.say([("PHONES FORGOTTEN", "orange")], now)
+            self.face.say([("NOT SAVED", "red")], now)  # forgotten until a restart only
+            return
+        parts = [("PHONES FORGOTTEN", "orange")]
+        if web is not None:
+            parts.append((" CODE " + pairing.code, "green"))
+        self.face.say(parts, now)
 
     def off(self):
         face = self.face
