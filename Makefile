@@ -9,6 +9,7 @@ BENCH_ARGS ?=
 PORT ?=
 WEB_PORT ?=
 FIRMWARE ?=
+QEMU ?=
 DRY_RUN ?=
 
 VENV := .venv
@@ -25,12 +26,13 @@ VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 STUBS_STAMP := build/c3stubs/.installed
 
-.PHONY: help sim test quick typecheck bench engine engine-vm picture clean deploy flash repl bench-device memory book site web-sim
+.PHONY: help sim test chip-test quick typecheck bench engine engine-vm picture clean deploy flash image flash-image repl bench-device memory book site web-sim
 
 help:
 	@echo "Targets (each installs what it needs: .venv, node_modules):"
 	@echo "  make sim           the board simulator in the terminal (SIM_ARGS=--help for options)"
 	@echo "  make test          every check: CPython, MicroPython VM, mpy-cross, chip stubs"
+	@echo "  make chip-test     the firmware on an emulated ESP32-C3 (QEMU, FIRMWARE): tests/chip/"
 	@echo "  make quick         the inner loop: the CPython-only tests, under a minute"
 	@echo "  make typecheck     firmware/ against the ESP32-C3 MicroPython stubs (mypy)"
 	@echo "  make bench         speed and strength figures, docs/benchmarks.md (BENCH_ARGS)"
@@ -43,6 +45,8 @@ help:
 	@echo "  make picture       the pictures of the board (docs/), from the simulator"
 	@echo "  make flash         erase the board, write a MicroPython image (PORT, FIRMWARE)"
 	@echo "  make deploy        compile firmware/ for the chip, copy it, reset (PORT)"
+	@echo "  make image         build/connect4-esp32c3.bin: MicroPython and the deployed files (FIRMWARE)"
+	@echo "  make flash-image   write that image to a new board, whole (PORT; FIRMWARE builds it first)"
 	@echo "  make repl          the board's REPL (PORT)"
 	@echo "  make bench-device  the engine benchmark on the board (PORT)"
 	@echo "  make clean         remove .venv, node_modules, build/ and the test caches"
@@ -51,8 +55,9 @@ help:
 	@echo "  PORT=...           the board's serial port: /dev/ttyACM0 (Linux),"
 	@echo "                     /dev/cu.usbmodem1101 (macOS), COM3 (Windows)"
 	@echo "  WEB_PORT=...       make web-sim: the port on 127.0.0.1 (default: a free one)"
-	@echo "  FIRMWARE=...       make flash: the ESP32_GENERIC_C3 .bin from micropython.org"
-	@echo "  DRY_RUN=1          flash/deploy/repl/bench-device print their commands, run nothing"
+	@echo "  FIRMWARE=...       make flash/image: the ESP32_GENERIC_C3 .bin from micropython.org"
+	@echo "  QEMU=...           make chip-test: the emulator (default build/emulator/qemu-system-riscv32)"
+	@echo "  DRY_RUN=1          flash/flash-image/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE"
 	@echo "                     (--out docs/benchmarks.md rewrites the sections run, keeps the rest),"
@@ -105,6 +110,11 @@ test: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 quick: $(VENV_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q -m "not vm and not slow"
 
+# The chip in the loop (tests/chip/): the flashable image booted in an emulated ESP32-C3
+# (QEMU=..., or build/emulator/: docs/developer.md#the-chip-in-the-loop) on FIRMWARE=...
+chip-test: $(VENV_STAMP)
+	CHIP_TEST=1 QEMU="$(QEMU)" FIRMWARE="$(FIRMWARE)" $(PY) -m pytest tests/chip -v -rs
+
 typecheck: $(STUBS_STAMP)
 	$(PY) tools/mpvm/typecheck.py
 
@@ -119,6 +129,14 @@ deploy: $(VENV_STAMP)
 
 flash: $(VENV_STAMP)
 	$(DEVICE) --firmware "$(FIRMWARE)" flash
+
+# One 4 MB image for a new board: MicroPython with its filesystem already holding
+# what deploy copies (tools/board/image.py); flash-image writes it in one go.
+image: $(VENV_STAMP)
+	$(PY) tools/board/image.py --firmware "$(FIRMWARE)"
+
+flash-image: $(VENV_STAMP) $(if $(FIRMWARE),image)
+	$(DEVICE) flash-image
 
 repl: $(VENV_STAMP)
 	$(DEVICE) repl

@@ -69,7 +69,7 @@ COMMON = {
     "safe_mode_ms": 1000,  # hold the button this long after power-on: no game, REPL free
     "seed": None,  # AI and demo randomness; None = a fresh seed at every power-on
     "flash_dir": "",  # where settings and the error log live ("" = the flash root)
-    # Wi-Fi (the menu turns it on; off at every power-on): the web page and API
+    # Wi-Fi (the menu's switch, saved: on again at the next start if on): the web page and API
     "web_host": "0.0.0.0",
     "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on: the same, so it plays the same
     "web_port": 80,  # 0: no page served (the simulator without --web)

@@ -45,11 +45,11 @@ def menu_text(m):
         return "stats %s: two players %s %d" % (size, ("red wins", "yellow wins", "draws")[kind],
                                                 m.table()["two"][kind])
     key = menu_mod.ITEMS[m.item]
+    if key == "wifi":  # the switch as the menu shows it (the saved one may differ: App.wifi)
+        return "menu: wifi = %s%s" % ("on" if m.wifi_on else "off", " (changing)" if m.editing else "")
     if key in m.settings:
         return "menu: %s = %s%s" % (key, setting_text(key, m.settings[key]),
                                     " (changing)" if m.editing else "")
-    if key == "wifi":
-        return "menu: wifi = %s%s" % ("on" if m.wifi_on else "off", " (changing)" if m.editing else "")
     if key == "phones":
         return "menu: paired phones = %s%s" % ("forget" if m.editing and m.forget else "keep",
                                                " (changing)" if m.editing else "")

@@ -84,6 +84,39 @@ def test_pins_pull_ups_external_drive_and_soft_irqs(virtual_clock):
     assert out.value() == 0
 
 
+def test_reset_cause_says_what_restarted_the_board(virtual_clock):
+    """The ESP32 port's constants; a new world is a power-on, machine.reset() leaves
+    HARD_RESET for the next start, the watchdog WDT_RESET."""
+    assert (machine.PWRON_RESET, machine.HARD_RESET, machine.WDT_RESET, machine.DEEPSLEEP_RESET,
+            machine.SOFT_RESET) == (1, 2, 3, 4, 5)
+    assert machine.reset_cause() == machine.PWRON_RESET
+    with pytest.raises(machine.Reset):
+        machine.reset()
+    assert machine.reset_cause() == machine.HARD_RESET
+    machine.WDT(timeout=1000)
+    import time
+    time.sleep_ms(1500)
+    with pytest.raises(machine.WatchdogReset):
+        machine.check_watchdogs()
+    assert machine.reset_cause() == machine.WDT_RESET
+    machine.reset_world()
+    assert machine.reset_cause() == machine.PWRON_RESET
+    machine.reset_world(machine.WDT_RESET)
+    assert machine.reset_cause() == machine.WDT_RESET
+    machine.reset_world()
+
+
+@pytest.mark.parametrize("cause, crashed", [
+    ("PWRON_RESET", False), ("HARD_RESET", True), ("WDT_RESET", True), ("SOFT_RESET", False),
+    ("DEEPSLEEP_RESET", False), (None, False)])  # None: 0, a reset the port does not name (USB)
+def test_the_hardware_says_whether_the_chip_started_after_a_crash(virtual_clock, cause, crashed):
+    from connect4 import hardware_setup
+    machine.reset_world(getattr(machine, cause) if cause else 0)
+    hw = hardware_setup.build(load_config("encoder"))
+    assert hw.after_crash is crashed
+    machine.reset_world()
+
+
 def test_watchdog_resets_when_not_fed(virtual_clock):
     import time
     w = machine.WDT(timeout=1000)
@@ -151,14 +184,15 @@ def test_bounce_and_mashing_through_the_stubs(sim):
     assert s.app.board.moves_string() == "6"
 
 
-def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None, gpio4=None, until=None):
+def run_board(flash, stop_ms, script=(), preset="encoder", overrides=None, gpio4=None, until=None,
+              cause=machine.PWRON_RESET):
     """boot.main() (what main.py runs) on the virtual clock until stop_ms, or until
-    until(apps, games) is true.
+    until(apps, games) is true; the chip started for `cause` (machine.reset_cause()).
 
     Returns (result, panel); panel.frames_seen: every frame shown, panel.apps:
     the apps boot started (its "app" events), panel.games: the games played.
     gpio4: a list that also gets the raw frames sent on GPIO4 (the default panel)."""
-    machine.reset_world()
+    machine.reset_world(cause)
     CLOCK.make_virtual(0)
     if gpio4 is not None:
         machine.listen(4, gpio4.append)
@@ -265,7 +299,7 @@ def test_headless_simulator_prints_games_and_records(tmp_path):
 # ---- configuration
 
 def test_the_poll_interval_reacts_within_50_ms_on_the_chip():
-    from host_sim.world import chip_nodes_per_second
+    from tools.common import chip_nodes_per_second
     cfg = load_config("encoder")
     rate = chip_nodes_per_second()
     assert 5000 < rate < 20000

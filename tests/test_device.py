@@ -1,4 +1,4 @@
-"""The board commands (`make deploy/flash/repl/bench-device`) without a board:
+"""The board commands (`make deploy/flash/flash-image/repl/bench-device`) without a board:
 the exact commands each one runs, written out here as literals (only the
 folder of the tool, `.venv/bin/` or none, is dropped before comparing), and
 that deploy compiles every firmware module under its name on the board and
@@ -59,6 +59,23 @@ def test_flash_commands(port):
          "write-flash", "-z", "0x0", "mp.bin"]], "")
 
 
+@pytest.mark.parametrize("port", ["/dev/ttyACM0", "COM3"])
+def test_flash_image_is_one_write_of_the_whole_image(port):
+    assert dry("--port", port, "flash-image") == (0, [
+        ["esptool", "--chip", "esp32c3", "--port", port, "--baud", "460800",
+         "write-flash", "-z", "0x0", "build/connect4-esp32c3.bin"]], "")
+
+
+def test_flash_image_without_an_image_says_how_to_build_it(tmp_path, monkeypatch, capsys):
+    from tools.board import image
+    monkeypatch.setattr(image, "IMAGE", str(tmp_path / "none.bin"))
+    assert device.main(["--port", "/dev/ttyACM0", "flash-image"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert "no %s yet: make image FIRMWARE=" % (tmp_path / "none.bin") in out.err
+    assert "make flash-image PORT=/dev/ttyACM0 FIRMWARE=" in out.err
+
+
 def test_repl_and_bench_commands_on_a_windows_port():
     """COM3 goes to mpremote exactly as Windows names it (mpremote and esptool take it)."""
     assert dry("--port", "COM3", "repl") == (0, [["mpremote", "connect", "COM3", "repl"]], "")
@@ -68,7 +85,7 @@ def test_repl_and_bench_commands_on_a_windows_port():
         "+", "run", "tools/bench/chipbench.py"]], "")
 
 
-@pytest.mark.parametrize("action", ["deploy", "flash", "repl", "bench"])
+@pytest.mark.parametrize("action", ["deploy", "flash", "flash-image", "repl", "bench"])
 def test_a_missing_port_says_how_to_give_one(action):
     rc, out, err = dry(action)
     assert rc == 2 and out == []

@@ -10,6 +10,9 @@ import subprocess
 import sys
 import time
 
+import machine
+import pytest
+
 from connect4.app.game import PLAY
 from connect4.app.records import Records
 from connect4.app.resume import SavedGame
@@ -18,7 +21,7 @@ from connect4.engine.board import Board
 from connect4.engine.rng import Rng
 from connect4.engine.search import Searcher
 from test_board_sim import run_board
-from host_sim.world import Sim
+from host_sim.world import Sim, now_ms
 from webboard import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -184,3 +187,69 @@ def test_a_mode_from_the_command_line_leaves_the_game_as_the_menu_would(tmp_path
     assert "game 1, demo" in r.stdout and not os.path.exists(flash + "game.txt")
     records = list(Records(flash + "games.txt").recent())
     assert [(r.mode, r.moves, r.result) for r in records][1:] == [("two", "4", 3)]
+
+
+# ---- what gives a game up (issue 32): restarts after a crash count, power-ons do not
+
+def two_moves(flash):
+    """`flash` with a two-player game in progress, "43", taken back no time yet."""
+    from connect4.app.records import Record
+    settings(flash, mode="two", first="red")
+    assert SavedGame(flash + "game.txt").save(Record("two", 0, (0, 0), 3, (0, 0), "43", "??"), 0, Rng(5), 2)
+
+
+def test_a_crash_at_the_same_position_gives_the_game_up_at_the_third_restart_of_the_app(
+        tmp_path, monkeypatch):
+    """connect4.boot restarts the app in place after an exception: those starts count, the
+    power-on before them does not (the chip's reset cause is PWRON_RESET throughout)."""
+    from connect4.app.game import App
+    flash = str(tmp_path) + "/"
+    two_moves(flash)
+    real = App.step
+    crashes = []
+
+    def step(self):
+        if self.board.moves_string() == "43":
+            crashes.append(len(crashes))
+            raise RuntimeError("crash %d" % len(crashes))
+        return real(self)
+    monkeypatch.setattr(App, "step", step)
+    result, panel = run_board(flash, 30000, until=lambda apps, games: len(apps) == 4 and now_ms() > 2000)
+    assert result == "stopped" and len(crashes) == 3
+    assert [a.after_crash for a in panel.apps] == [False, True, True, True]
+    assert panel.apps[-1].board.count == 0 and not os.path.exists(flash + "game.txt")
+    records = list(Records(flash + "games.txt").recent())
+    assert [(r.mode, r.moves, r.result) for r in records] == [("two", "43", 3)]
+
+
+@pytest.mark.parametrize("watchdog", [True, False])
+def test_a_watchdog_reset_counts_like_a_crash_and_a_power_cut_does_not(tmp_path, monkeypatch, watchdog):
+    """The app hangs at the same position: the watchdog resets the chip (the next start
+    reads WDT_RESET through hardware_setup) and the game is given up at the third restart;
+    unplugged instead while it hangs, the board keeps the game however often."""
+    from connect4.app.game import App
+    flash = str(tmp_path) + "/"
+    two_moves(flash)
+    real = App.step
+
+    def step(self):
+        while self.board.moves_string() == "43":  # hangs: the watchdog is not fed
+            time.sleep_ms(100)
+        return real(self)
+    monkeypatch.setattr(App, "step", step)
+    cause = machine.PWRON_RESET
+    for start in range(3):
+        with pytest.raises(machine.WatchdogReset):
+            run_board(flash, 30000, overrides={"watchdog_ms": 2000}, cause=cause)
+        assert machine.reset_cause() == machine.WDT_RESET
+        cause = machine.WDT_RESET if watchdog else machine.PWRON_RESET
+        assert SavedGame(flash + "game.txt").load(Board(), Rng())[1] == (start if watchdog else 0)
+    monkeypatch.setattr(App, "step", real)
+    result, panel = run_board(flash, 3000, overrides={"watchdog_ms": 2000}, cause=cause)
+    assert result == "stopped" and panel.apps[-1].after_crash is watchdog
+    records = list(Records(flash + "games.txt").recent())
+    if watchdog:  # the third start after a watchdog reset: given up
+        assert panel.apps[-1].board.count == 0 and not os.path.exists(flash + "game.txt")
+        assert [(r.moves, r.result) for r in records] == [("43", 3)]
+    else:
+        assert panel.apps[-1].board.moves_string() == "43" and records == []

@@ -3,16 +3,21 @@ default, the access point with its WPA2 key, a home network joined, a failed joi
 falling back to the access point, the address scrolling across the matrix, off again."""
 import os
 import socket
+import subprocess
+import sys
 
 import pytest
 
+import machine
 import network
 from host_sim.world import Sim
-from connect4.app.game import MENU
+from connect4.app.game import INTRO, MENU
 from connect4.app import menu as menu_mod
 from connect4.net.netconf import NetConf
 from connect4.net import link as link_mod
 from webboard import free_port
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture
@@ -258,3 +263,109 @@ def test_the_menu_says_when_the_flash_refuses_to_forget(sim, said):
     for action in ("press", "right", "press"):
         sim.do(action)
     assert said == ["NOT SAVED"]
+
+
+# ---- Wi-Fi stays on (issue 30): the menu's switch is saved, on again at the next start
+
+def restarted(sim, cause=machine.PWRON_RESET):
+    """The board on the same flash again: the old one's radio and server gone, as after a
+    reset (its link's off(); the stub's radio off), the chip started for `cause`."""
+    flash, port = sim.cfg["flash_dir"], sim.port
+    if sim.app.link is not None:
+        sim.app.link.off()
+    sim.close()
+    network.world.reset()
+    again = Sim(flash, overrides={"web_host": "127.0.0.1", "web_port": port}, reset_cause=cause)
+    again.port = port
+    return again
+
+
+@pytest.mark.parametrize("cause", ["PWRON_RESET", "HARD_RESET", "WDT_RESET"])
+def test_wifi_on_in_the_menu_is_on_again_after_a_power_cut_a_crash_or_the_watchdog(sim, cause):
+    to_wifi_item(sim)
+    toggle(sim)
+    assert sim.app.menu.wifi_on and sim.store.settings["wifi"] is True
+    again = restarted(sim, getattr(machine, cause))
+    try:
+        app = again.app
+        assert app.link is not None and app.menu.wifi_on and app.link.address == "192.168.4.1"
+        assert network.world.active[network.AP_IF] and app.pump == app.web.pump
+        assert app.turn.searcher.tt_entries == again.cfg["tt_entries_wifi"]  # resized as from the menu
+        socket.create_connection(("127.0.0.1", again.port), timeout=5).close()  # the page is served
+        assert app.banner is not None  # the address and the code scroll, over the intro
+        again.run_until(lambda: app.banner is None, 30000)
+        again.run_until(lambda: app.state != INTRO, 5000)
+        # off in the menu: saved off, and off after the next start
+        to_wifi_item(again)
+        toggle(again)
+        assert not app.menu.wifi_on and not any(network.world.active.values())
+        assert again.store.settings["wifi"] is False
+        again = restarted(again)
+        assert again.app.link is None and not any(network.world.active.values())
+    finally:
+        again.close()
+
+
+def test_a_home_network_is_joined_again_at_the_start(sim):
+    nc = NetConf(sim.cfg["flash_dir"]).load()
+    assert nc.set_network("HomeNet", "secret-pass")
+    to_wifi_item(sim)
+    toggle(sim)
+    again = restarted(sim)
+    try:
+        assert network.world.target == "HomeNet" and again.app.link.joining_since is not None
+        again.run_until(lambda: again.app.web is not None, 5000)
+        assert again.app.link.address == "192.168.1.57"
+    finally:
+        again.close()
+
+
+LOADED = """
+import os, sys
+from host_sim.world import Sim
+from connect4.app.store import Store
+flash = sys.argv[1]
+store = Store(os.path.join(flash, "connect4.json"))
+store.settings["wifi"] = sys.argv[2] == "on"
+assert store.save()
+s = Sim(flash, chip_speed=False)
+s.run_for(1600)
+print(" ".join(sorted(n for n in sys.modules if n.startswith("connect4.net") or n == "network"
+                      or n == "connect4.app.face")))
+s.close()
+"""
+
+
+@pytest.mark.parametrize("switch", ["off", "on"])
+def test_off_loads_none_of_the_network_code_at_the_start(tmp_path, switch):
+    """(In a process of its own: this one has loaded it long ago.)"""
+    flash = str(tmp_path)
+    r = subprocess.run([sys.executable, "-c", LOADED, flash, switch], cwd=ROOT, capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=120)
+    assert r.returncode == 0, r.stderr
+    loaded = r.stdout.split()
+    if switch == "off":
+        assert loaded == []
+    else:
+        assert "connect4.net.link" in loaded and "network" in loaded and "connect4.app.face" in loaded
+
+
+def test_the_simulators_web_serves_the_board_that_starts_with_wifi_on(tmp_path):
+    """--web: the simulator's own server is the one Wi-Fi on at the start uses (Link._up), as
+    from the menu: the page pairs and plays."""
+    from test_resume_sim import start_sim, request, wait_state, settings
+    flash = str(tmp_path / "flash") + "/"
+    os.makedirs(flash)
+    settings(flash, mode="two", first="red", wifi=True)
+    port = free_port()
+    p, code = start_sim(flash, port)
+    try:
+        status, body = request(port, "POST", "/api/pair", {"code": code})
+        assert status == 200, body
+        wait_state(port, lambda s: s["state"] == "play" and s["human"], "the game")
+        status, body = request(port, "POST", "/api/move", {"column": 4}, body["token"])
+        assert status == 200, body
+        wait_state(port, lambda s: s["moves"] == "4", "the move")
+    finally:
+        p.terminate()
+        p.communicate(timeout=60)

@@ -17,7 +17,8 @@ its first write, a crash of the game.
   button held through it.)
 - An unexpected exception is appended to `error.log` on flash (kept under
   about 8 KB) with the game's moves, a red cross blinks on the matrix, and the
-  app starts again, back in the game in progress (connect4.app.resume).
+  app starts again, back in the game in progress (connect4.app.resume: a game
+  taken back after crashes twice with no move since is given up at the third).
   Five crashes in a row, each within 10 s of its start, stop the restarts
   (the cross stays lit; the REPL is free, unless `watchdog_ms` armed the
   watchdog, which cannot be stopped: it then resets the board). If the
@@ -231,6 +232,8 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                     from connect4 import fallback  # loaded only then
                     fallback.show_cross()
                 return "crashed"
+            if hw is not None:
+                hw.after_crash = True  # the next app starts after a crash: its game's restarts count
             gc.collect()
             if seed is not None:
                 seed += 1

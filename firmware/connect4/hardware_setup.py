@@ -1,7 +1,8 @@
 """The one place that touches `machine` and `neopixel`: builds the drivers.
 
 Everything above this layer receives the objects built here (a Display, an
-Input, an optional watchdog) and never imports `machine`. The simulator runs
+Input, an optional watchdog, whether the chip started after a crash) and
+never imports `machine`. The simulator runs
 this very module against its stubs of `machine` and `neopixel`.
 """
 import machine
@@ -18,13 +19,21 @@ COLOR_ORDERS = {
 
 
 class Hardware:
-    """What the app is built on: a Display, an Input and the watchdog once armed."""
+    """What the app is built on: a Display, an Input, the watchdog once armed, and
+    `after_crash`: does this start follow a crash (connect4.app.resume counts those)?"""
 
     def __init__(self, cfg, display, inp):
         self.cfg = cfg
         self.display = display
         self.input = inp
         self.wdt = None
+        # The ESP32 port (ports/esp32/modmachine.c) says HARD_RESET after a panic, after
+        # MicroPython's fatal error and after machine.reset() (ESP_RST_PANIC, ESP_RST_SW; the
+        # firmware never calls it: connect4.boot restarts the app in place and sets this
+        # itself), WDT_RESET after the watchdog. Power-on and brownouts (PWRON_RESET), Ctrl-D
+        # (SOFT_RESET) and a reset from USB (0) are no crash.
+        cause = machine.reset_cause()
+        self.after_crash = cause == machine.HARD_RESET or cause == machine.WDT_RESET
 
     def start_watchdog(self):
         """Arm the hardware watchdog if configured (never in safe mode: it would reset the REPL)."""

@@ -13,9 +13,23 @@
   `except Exception`) once a timeout has passed without a feed.
 - `on_read(gpio, callback)`: callback() before every read of that input (the
   simulator's chip pacing: the search reads SELECT once per poll).
-- `reset()` raises `Reset`. `reset_world()` forgets every line (tests).
+- `reset()` raises `Reset`. `reset_world(cause)` forgets every line (tests) and
+  sets the cause the next start reads.
+- `reset_cause()`: why the board last started, with the ESP32 port's constants
+  (ports/esp32/modmachine.c: PWRON_RESET 1 for power-on or a brownout,
+  HARD_RESET 2 for machine.reset(), MicroPython's fatal error or a panic,
+  WDT_RESET 3, DEEPSLEEP_RESET 4, SOFT_RESET 5 after Ctrl-D). PWRON_RESET in a
+  new world (a board just plugged in); `reset()` leaves HARD_RESET for the
+  next start, the watchdog WDT_RESET, `soft_reset()` SOFT_RESET.
 """
 import time
+
+
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
+DEEPSLEEP_RESET = 4
+SOFT_RESET = 5
 
 
 class Reset(BaseException):
@@ -51,6 +65,7 @@ class _Line:
 _LINES = {}
 _PENDING = []
 _WATCHDOGS = []
+_CAUSE = [PWRON_RESET]  # what reset_cause() says
 
 
 def _line(gpio):
@@ -60,10 +75,17 @@ def _line(gpio):
     return line
 
 
-def reset_world():
+def reset_world(cause=PWRON_RESET):
+    """A new world: no lines, no handlers, no watchdog; the next start reads `cause`
+    (power-on unless a test or the simulator says another)."""
     _LINES.clear()
     del _PENDING[:]
     del _WATCHDOGS[:]
+    _CAUSE[0] = cause
+
+
+def reset_cause():
+    return _CAUSE[0]
 
 
 def drive(gpio, level):
@@ -170,14 +192,17 @@ def check_watchdogs():
     for wdt in _WATCHDOGS:
         if time.ticks_diff(now, wdt.fed) > wdt.timeout:
             del _WATCHDOGS[:]
+            _CAUSE[0] = WDT_RESET
             raise WatchdogReset("watchdog timeout")
 
 
 def reset():
+    _CAUSE[0] = HARD_RESET
     raise Reset("machine.reset()")
 
 
 def soft_reset():
+    _CAUSE[0] = SOFT_RESET
     raise Reset("machine.soft_reset()")
 
 

@@ -115,12 +115,14 @@ CFG = {
 
 
 class FakeHardware:
-    """What hardware_setup.build returns, on fakes: a display, an input, no watchdog."""
+    """What hardware_setup.build returns, on fakes: a display, an input, no watchdog, and
+    whether this start follows a crash (False: a power-on)."""
 
-    def __init__(self, display, inp):
+    def __init__(self, display, inp, after_crash=False):
         self.display = display
         self.input = inp
         self.wdt = None
+        self.after_crash = after_crash
 
 
 class Rig:
@@ -129,10 +131,12 @@ class Rig:
     node_rate: the search takes chip time, like the simulator's --chip-speed:
     each read of the SELECT pin while the app thinks (once a poll, every
     poll_interval nodes) moves the fake clock by poll_interval nodes at this
-    rate (0: the search takes no time).
+    rate (0: the search takes no time). after_crash: this start follows a crash
+    (else a power-on); wifi: build_app's Wi-Fi factory (None: no Wi-Fi).
     """
 
-    def __init__(self, name, width=8, height=8, buttons=False, cfg=None, node_rate=10600, seed=1):
+    def __init__(self, name, width=8, height=8, buttons=False, cfg=None, node_rate=10600, seed=1,
+                 after_crash=False, wifi=None):
         import config
         self.clock = FakeClock()
         self.strip = FakeStrip(width * height)
@@ -153,8 +157,8 @@ class Rig:
         options.update(cfg or {})
         self.cfg = config.get("buttons" if buttons else "encoder", options)
         self.games = []
-        self.app = build_app(self.cfg, FakeHardware(self.display, self.input), clock=self.clock,
-                             seed=seed, listener=self._listen)
+        self.app = build_app(self.cfg, FakeHardware(self.display, self.input, after_crash),
+                             clock=self.clock, seed=seed, listener=self._listen, wifi=wifi)
         self.store = self.app.store
         self.path = self.store.path
         if node_rate:

@@ -117,11 +117,16 @@ def start(rig, mode, level=1, first="red"):
     assert rig.app.state == PLAY, rig.app.state
 
 
-def restart(rig, name):
-    """The board again on the same flash, after its power-on animation."""
-    again = Rig(name, cfg={"flash_dir": rig.cfg["flash_dir"]})
+def restart(rig, name, after_crash=False):
+    """The board again on the same flash, after its power-on animation: after a crash
+    (connect4.boot's restart of the app, a panic, the watchdog) or a power-on."""
+    again = Rig(name, cfg={"flash_dir": rig.cfg["flash_dir"]}, after_crash=after_crash)
     again.run_for(1600)
     return again
+
+
+def crash_restart(rig, name):
+    return restart(rig, name, after_crash=True)
 
 
 def game_file(rig):
@@ -186,7 +191,7 @@ def test_a_new_game_clears_it_and_the_demos_games_are_not_kept():
     assert [r.moves for r in records] == ["3", "4"] and records[0].result == 3
 
 
-def test_a_game_taken_back_at_three_starts_without_a_move_is_given_up_and_recorded():
+def test_a_game_taken_back_at_three_starts_after_crashes_without_a_move_is_given_up_and_recorded():
     # (a crash that comes back at the same position must not stop the board for good)
     rig = Rig("resume8")
     start(rig, "two")
@@ -194,9 +199,9 @@ def test_a_game_taken_back_at_three_starts_without_a_move_is_given_up_and_record
         play(rig, col)
     again = rig
     for name in ("resume8b", "resume8c"):  # taken back twice, with no move since
-        again = restart(again, name)
+        again = crash_restart(again, name)
         assert again.app.board.moves_string() == "43"
-    last = restart(again, "resume8d")  # the third start: the game is given up
+    last = crash_restart(again, "resume8d")  # the third start: the game is given up
     assert last.app.board.count == 0 and last.app.state == PLAY
     assert not exists(game_file(rig))
     records = list(Records(last.cfg["flash_dir"] + "games.txt").recent())
@@ -209,10 +214,40 @@ def test_a_move_after_a_restart_counts_the_starts_afresh():
     rig = Rig("resume9")
     start(rig, "two")
     play(rig, 3)
-    again = restart(restart(rig, "resume9b"), "resume9c")  # two starts without a move
+    again = crash_restart(crash_restart(rig, "resume9b"), "resume9c")  # two starts without a move
     play(again, 3)  # then a move
-    again = restart(restart(again, "resume9d"), "resume9e")
+    again = crash_restart(crash_restart(again, "resume9d"), "resume9e")
     assert again.app.board.moves_string() == "44"
+
+
+def test_power_ons_without_a_move_keep_the_game():
+    # (issue 32: unplugged twice to move it to another room, the game was given up)
+    rig = Rig("resume_power")
+    start(rig, "two")
+    for col in (3, 2):
+        play(rig, col)
+    saved = read(game_file(rig))
+    again = rig
+    for i in range(4):
+        again = restart(again, "resume_power%d" % i)
+        assert again.app.board.moves_string() == "43" and again.app.state == PLAY
+        assert read(game_file(rig)) == saved  # not counted: the file untouched
+    assert list(Records(again.cfg["flash_dir"] + "games.txt").recent()) == []
+    play(again, 4)  # the game goes on
+    assert again.app.board.moves_string() == "435"
+
+
+def test_a_power_on_between_crashes_neither_counts_nor_clears_their_count():
+    rig = Rig("resume_mixed")
+    start(rig, "two")
+    play(rig, 3)
+    again = crash_restart(crash_restart(rig, "resume_mixed1"), "resume_mixed2")
+    again = restart(again, "resume_mixed3")  # a power-on after two crashes: kept
+    assert again.app.board.moves_string() == "4"
+    last = crash_restart(again, "resume_mixed4")  # the third crash: given up
+    assert last.app.board.count == 0 and not exists(game_file(rig))
+    records = list(Records(last.cfg["flash_dir"] + "games.txt").recent())
+    assert [(r.moves, r.result) for r in records] == [("4", 3)]
 
 
 def test_a_game_whose_last_move_was_saved_but_not_recorded_ends_at_the_next_start():

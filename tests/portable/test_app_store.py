@@ -76,12 +76,13 @@ def test_defaults_from_the_config():
 def test_bad_values_fall_back_one_by_one():
     path = tmpdir("store3") + "c4.json"
     write(path, '{"version": 1, "settings": {"level": 99, "mode": "ai", "brightness": 2, '
-                '"first": "nobody", "blunder": 7, "extra": 1}, '
+                '"first": "nobody", "blunder": 7, "extra": 1, "wifi": "on"}, '
                 '"stats": {"ai": [[1, 2, 3], "x", [-1, 0, 0]], "two": [4, 5]}}')
     s = Store(path)
     assert s.load() == "ok"
     assert s.settings == {"mode": "ai", "level": DEFAULTS["level"], "first": DEFAULTS["first"],
-                          "blunder": DEFAULTS["blunder"], "brightness": 2, "size": "7x6"}
+                          "blunder": DEFAULTS["blunder"], "brightness": 2, "size": "7x6",
+                          "wifi": False}
     assert s.stats["ai"][0] == [1, 2, 3] and s.stats["ai"][1] == [0, 0, 0]
     assert s.stats["ai"][2] == [0, 0, 0] and s.stats["two"] == [0, 0, 0]
 

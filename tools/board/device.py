@@ -1,9 +1,10 @@
-"""Put the firmware on a real board: the logic behind `make deploy/flash/repl/bench-device`.
+"""Put the firmware on a real board: the logic behind `make deploy/flash/flash-image/repl/bench-device`.
 
     python tools/board/device.py build            (only the mpy-cross step, into build/mpy/)
     python tools/board/device.py package          (rewrites firmware/package.json for mip)
     python tools/board/device.py deploy --port PORT [--dry-run]
     python tools/board/device.py flash --port PORT --firmware IMAGE.bin [--dry-run]
+    python tools/board/device.py flash-image --port PORT [--dry-run]   (tools/board/image.py builds it)
     python tools/board/device.py repl --port PORT [--dry-run]
     python tools/board/device.py bench --port PORT [--dry-run]
 
@@ -195,6 +196,13 @@ def flash_commands(port, firmware):
              "write-flash", "-z", "0x0", firmware]]
 
 
+def flash_image_commands(port, image):
+    """One write of the whole 4 MB from 0x0: MicroPython, the erased rest and the
+    filesystem together, so no erase-flash first (every sector is written)."""
+    return [[tool("esptool"), "--chip", "esp32c3", "--port", port, "--baud", str(BAUD),
+             "write-flash", "-z", "0x0", image]]
+
+
 def repl_commands(port):
     return [[tool("mpremote"), "connect", port, "repl"]]
 
@@ -249,9 +257,25 @@ def show(cmd):
     return shlex.join(cmd)
 
 
+def run(cmds, dry_run=False):
+    """Print each command, then run it in the repository root (unless dry_run);
+    stop at the first failure with its exit status."""
+    for cmd in cmds:
+        print(show(cmd), flush=True)
+        if dry_run:
+            continue
+        if "-o" in cmd:  # mpy-cross does not make folders
+            os.makedirs(os.path.dirname(os.path.join(ROOT, cmd[cmd.index("-o") + 1])), exist_ok=True)
+        rc = subprocess.call(cmd, cwd=ROOT)
+        if rc:
+            print("error: exit status %d: %s" % (rc, show(cmd)), file=sys.stderr)
+            return rc
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("action", choices=("build", "package", "deploy", "flash", "repl", "bench"))
+    p.add_argument("action", choices=("build", "package", "deploy", "flash", "flash-image", "repl", "bench"))
     p.add_argument("--port", default="", help="serial port of the board, e.g. /dev/ttyACM0")
     p.add_argument("--firmware", default="", help="flash: the MicroPython ESP32_GENERIC_C3 .bin")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
@@ -276,6 +300,14 @@ def main(argv=None):
             print("error: no such file: %s" % a.firmware, file=sys.stderr)
             return 2
         cmds = flash_commands(a.port, a.firmware)
+    elif a.action == "flash-image":
+        from tools.board import image  # host-only: littlefs-python
+        if not a.dry_run and not os.path.isfile(os.path.join(ROOT, image.IMAGE)):
+            print("error: no %s yet: make image FIRMWARE=ESP32_GENERIC_C3-<date>-v1.28.0.bin first, "
+                  "or make flash-image PORT=%s FIRMWARE=... (builds it, then writes it)"
+                  % (image.IMAGE, a.port), file=sys.stderr)
+            return 2
+        cmds = flash_image_commands(a.port, image.IMAGE)
     elif a.action == "build":
         cmds = build_commands()
     elif a.action == "deploy":
@@ -284,17 +316,7 @@ def main(argv=None):
         cmds = repl_commands(a.port)
     else:
         cmds = bench_commands(a.port)
-    for cmd in cmds:
-        print(show(cmd), flush=True)
-        if a.dry_run:
-            continue
-        if "-o" in cmd:  # mpy-cross does not make folders
-            os.makedirs(os.path.dirname(os.path.join(ROOT, cmd[cmd.index("-o") + 1])), exist_ok=True)
-        rc = subprocess.call(cmd, cwd=ROOT)
-        if rc:
-            print("error: exit status %d: %s" % (rc, show(cmd)), file=sys.stderr)
-            return rc
-    return 0
+    return run(cmds, a.dry_run)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ def settings_store(cfg, fs=None):
 
 def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="book.bin",
               wifi=None, judge=None):
-    """The App on `hw` (anything with .display, .input and .wdt), its settings loaded from flash,
+    """The App on `hw` (anything with .display, .input, .wdt and .after_crash:
+    connect4.hardware_setup.Hardware), its settings loaded from flash,
     with every collaborator built here: the AI's turn (connect4.app.turn: the searcher, the
     AI with its book), the menu, the board, the demo's random generator, the records and
     the game in progress.
@@ -53,4 +54,5 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="bo
     return App(hw.display, hw.input, store, cfg, Turn(searcher, ai, cfg, clock),
                Menu(store.settings, store.stats, None, records), Board(), Rng(seed ^ 0x5DEECE6),
                clock=clock, wdt=hw.wdt, listener=listener, records=records,
-               saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge)
+               saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge,
+               after_crash=hw.after_crash)

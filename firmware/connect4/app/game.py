@@ -38,8 +38,8 @@ hook and what it shows. A press that stops the search resolves as usual: a
 click plays the best move found so far, a long press abandons the search and
 opens the menu. In the demo, any press leaves the demo.
 
-The web (connect4.net, loaded only when the menu turns Wi-Fi on or forgets the
-paired phones): `pump()`
+The web (connect4.net, loaded only when Wi-Fi comes on: from the menu, or at start
+when the saved switch is on; or when the menu forgets the paired phones): `pump()`
 lets the server run a round, from step() and from the poll hook, so the
 page gets answers while the AI thinks; its writes wait on `commands` and are
 applied by step() before the tick, never inside the search; `interrupt`
@@ -129,12 +129,13 @@ _WINS = const(87)  # "W": the move wins (by force)
 _LOSES = const(76)  # "L": the move loses (by force)
 _WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
 _ABANDONED = const(3)  # a record's result: the game left before its end
-_RESUMES = const(2)  # a saved game taken back this often with no move since is given up
+_RESUMES = const(2)  # a saved game taken back after crashes this often with no move since is given up
 
 
 class App:
     def __init__(self, display, inp, settings_store, cfg, turn, menu, board, rng, clock=time,
-                 wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None):
+                 wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None,
+                 after_crash=False):
         self.display = display
         self.input = inp
         self.store = settings_store
@@ -151,6 +152,7 @@ class App:
         self.settings = settings_store.settings
         self.records = records  # connect4.app.records.Records, or None: no records
         self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
+        self.after_crash = after_crash  # this start follows a crash (the hardware's, _resume)
         self.menu = menu  # connect4.app.menu.Menu on the same settings, stats and records
         menu.on_brightness = self._set_brightness
         menu.panel = (display.width, display.height)
@@ -220,6 +222,8 @@ class App:
             self._landed(now)  # no intro: the game goes on (or ends, if its last move did)
         else:
             self._go(INTRO, now)
+        if self.settings["wifi"]:  # on when the board stopped: on again, as the menu does it
+            self.wifi(now, True)
 
     def _go(self, state, now):
         """Enter `state`: its clock starts, the screen redraws, its ENTER action runs."""
@@ -348,6 +352,9 @@ class App:
                 self.close_menu(now)
             elif done == WIFI:
                 self.wifi(now, self.menu.wifi_on)
+                if self.settings["wifi"] != self.menu.wifi_on:  # the switch as it stands, kept
+                    self.settings["wifi"] = self.menu.wifi_on
+                    self.store.save()
             elif done == FORGET:
                 link = self._link(now)
                 if link is not None:
@@ -363,9 +370,12 @@ class App:
                 self._go(REPLAY, now)
 
     def wifi(self, now, on):
-        """The menu's Wi-Fi item: on (or, if on, the address again) or off. The network
-        code is loaded only now, by the factory the app was handed (connect4.boot's): Wi-Fi
-        is off by default, and the app imports nothing of connect4.net."""
+        """The menu's Wi-Fi item: on (or, if on, the address again) or off; start() turns it
+        on this way too when the settings say it was on. The network code is loaded only now,
+        by the factory the app was handed (connect4.boot's): Wi-Fi is off by default, and the
+        app imports nothing of connect4.net. The menu saves the switch as it ends up (a
+        Wi-Fi that did not come on: off); a failure at start keeps the setting (tried again
+        at the next start)."""
         if on:
             link = self._link(now)
             if link is None:
@@ -634,14 +644,18 @@ class App:
 
     def _resume(self):
         """At start: the saved game in progress back on the board, if any; True if so.
-        Taken back twice already with no move since, it is given up instead: recorded
-        as abandoned (a crash that comes back must not stop the board)."""
+        Starts after a crash (`after_crash`: connect4.boot's restart of the app, a panic,
+        the watchdog) are counted with the game: taken back at two already with no move
+        since, it is given up at the third instead, recorded as abandoned (a crash that
+        comes back must not stop the board). A power-on is no crash: not counted, nothing
+        written, so unplugging the board never gives a game up."""
         saved = self.saved
         got = saved.load(self.board_for, self.ai.rng) if saved is not None else None
         if got is None:
             return False
         record, resumes, cursor = got
-        if resumes >= _RESUMES:
+        crashed = self.after_crash
+        if crashed and resumes >= _RESUMES:
             print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
             if self.records is not None:
                 self.records.append(record)
@@ -656,7 +670,8 @@ class App:
         for i in range(len(record.marks)):
             marks[i] = ord(record.marks[i])
         self.cursor = cursor
-        self._keep(resumes + 1)
+        if crashed:
+            self._keep(resumes + 1)
         return True
 
     # ---- drawing

@@ -16,7 +16,8 @@ long press anywhere, leaves the menu.
                 and a yellow disc in its corner); the sizes this panel can show
                 (connect4.app.render.sizes), 4x4 first; a change starts a new game
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
-                the address again (connect4/net/link.py); off by default at power-on
+                the address again (connect4/net/link.py); the switch is saved (settings
+                "wifi", off by default): on again at the next start
     phones      a phone (white); turned to "forget", crossed out in red: confirming forgets
                 every paired phone (connect4.net.pairing) and draws a new pairing code
     stats       three bars (wins, losses, draws at the current level); press for numbers
@@ -77,7 +78,7 @@ class Menu:
         self.page_since = 0
         self.now = 0
         self.changed = []
-        self.wifi_on = False  # not a saved setting: Wi-Fi is off at every power-on
+        self.wifi_on = False  # Wi-Fi as it is (App.wifi sets it); the saved switch: settings["wifi"]
         self.forget = False  # the phones item turned to "forget", not yet confirmed
         self.panel = (8, 8)  # the display's width and height (the app's): the sizes it shows
 

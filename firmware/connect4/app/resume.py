@@ -15,11 +15,12 @@ File (PATH, game.txt beside the records), two lines:
                                          size too: connect4.app.records)
     1 39041 5310 3                       RESUMES RNG_HI RNG_LO CURSOR
 
-RESUMES: the starts that took the game back since its last move or hint. A crash that
-comes back at the same position would otherwise restart the board until
-connect4.boot gives up: the app gives the game up instead (recorded as
-abandoned) at the third such start. RNG_HI, RNG_LO: the AI's
-connect4.engine.rng state; CURSOR: the cursor's column then.
+RESUMES: the starts after a crash that took the game back since its last move or hint
+(connect4.boot's restart of the app, or the chip's after a panic or the watchdog:
+connect4.hardware_setup's `after_crash`; a power-on is not counted). A crash that comes
+back at the same position would otherwise restart the board until connect4.boot gives
+up: the app gives the game up instead (recorded as abandoned) at the third such start.
+RNG_HI, RNG_LO: the AI's connect4.engine.rng state; CURSOR: the cursor's column then.
 
 One small file rewritten a move is light work for LittleFS. Writes are atomic
 (connect4.app.store.replace); a leftover PATH.tmp is settled like the

@@ -40,6 +40,7 @@ DEFAULTS = {
     "blunder": -1,
     "brightness": 4,
     "size": "7x6",
+    "wifi": False,  # the menu's Wi-Fi switch: on again at the next start if on (connect4.app.game)
 }
 CLASSIC = "7x6"  # the board of the statistics' top level "ai" and "two"
 
@@ -70,6 +71,8 @@ def _valid(key, value):
             return value == "%dx%d" % parse_size(value)  # the canonical name only
         except ValueError:
             return False
+    if key == "wifi":
+        return value is True or value is False
     if not isinstance(value, int) or isinstance(value, bool):
         return False
     if key == "level":

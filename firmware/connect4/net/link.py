@@ -99,6 +99,8 @@ class Link:
             parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, "orange"))
         if web is not None:
             parts.append((" CODE " + web.pairing.code, "green"))
+            # the console too (a maker at the serial port; the chip tests pair with it)
+            print("connect4: web: http://%s/ code %s" % (self.address, web.pairing.code))
         self.face.say(parts, now)
 
     def forget_phones(self, now):

@@ -1,0 +1,79 @@
+"""The chip in the loop: `make chip-test` boots the flashable image in an emulated ESP32-C3.
+
+Needs the emulator (QEMU=path, or build/emulator/qemu-system-riscv32 with
+esp32c3-rom.bin beside it: docs/developer.md#the-chip-in-the-loop) and the
+stock MicroPython image (FIRMWARE=ESP32_GENERIC_C3-...-v1.28.0.bin). Without
+either, every test here is skipped with the reason; so is every test here
+under `make test` (only `make chip-test` sets CHIP_TEST=1).
+
+Each test gets its own flash: `make image`'s image (tools/board/image.py) with
+one file more, `/boot.py`, which makes the NeoPixel bit-banged (the emulator
+has no RMT peripheral), and whatever the test adds (wifi.json, settings).
+"""
+import os
+
+import pytest
+
+from tools.board import image
+from tools.common import ROOT
+from tools.chip.emulator import Chip, find_qemu
+
+EMULATOR_BOOT = (b"import esp32\n"
+                 b"esp32.RMT.bitstream_rmt(False)  # the emulator has no RMT: bit-bang the NeoPixel\n")
+
+
+def _firmware():
+    path = os.environ.get("FIRMWARE", "")
+    return path if path and os.path.isfile(path) else None
+
+
+def pytest_collection_modifyitems(config, items):
+    qemu, firmware = find_qemu(), _firmware()
+    reason = None
+    if not os.environ.get("CHIP_TEST"):
+        reason = "the chip in the loop runs by `make chip-test` (CHIP_TEST=1), not in `make test`"
+    elif qemu is None:
+        reason = ("no emulator: set QEMU=path/to/qemu-system-riscv32 or put it in build/emulator/ "
+                  "(docs/developer.md#the-chip-in-the-loop)")
+    elif firmware is None:
+        reason = "no MicroPython image: set FIRMWARE=ESP32_GENERIC_C3-<date>-v1.28.0.bin"
+    if reason:
+        for item in items:
+            if "tests/chip/" in item.nodeid.replace(os.sep, "/"):
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+LOGS = os.path.join(ROOT, "build", "chip-logs")
+os.makedirs(LOGS, exist_ok=True)
+
+
+@pytest.fixture(scope="session")
+def deployed():
+    """What `make deploy` copies, built once: [(board path, bytes)]."""
+    return image.deploy_files()
+
+
+@pytest.fixture(scope="session")
+def firmware_bytes():
+    return image.read_firmware(_firmware())
+
+
+@pytest.fixture
+def chip(tmp_path, deployed, firmware_bytes, request):
+    """A factory: chip(extra_files) -> a Chip on a fresh flash (closed at the test's end)."""
+    made = []
+
+    def make(extra=(), wifi=True, http_to=None):
+        files = list(deployed) + [("/boot.py", EMULATOR_BOOT)] + list(extra)
+        flash = tmp_path / ("flash%d.bin" % len(made))
+        flash.write_bytes(image.image(firmware_bytes, files))
+        # the UART, kept where pytest's rotation of its temporary folders leaves it
+        log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
+        kwargs = {"http_to": http_to} if http_to else {}
+        c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, **kwargs)
+        made.append((c, log))
+        return c
+    yield make
+    for c, log in made:
+        c.close()
+        log.close()

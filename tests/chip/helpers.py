@@ -1,0 +1,74 @@
+"""What the chip tests do with an emulated board: reach its REPL, run the app's probe, read its lines."""
+import functools
+import os
+
+from tools.chip.emulator import ChipStalled
+
+PROBE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                     "tools", "chip", "app_probe.py")
+
+
+def repl(c, attempts=3):
+    """Boot, stop main.py with Ctrl-C and enter the raw REPL."""
+    c.boot()
+    c.read_until(b"entry", timeout=60)
+    c.interrupt(timeout=120)
+    c.raw_repl()
+    return c
+
+
+def run_probe(c, **probe):
+    """Start tools/chip/app_probe.py (the app as main.py runs it, reporting) from the raw REPL;
+    returns at once: read its lines with c.read_until."""
+    with open(PROBE, "rb") as f:
+        src = f.read()
+    c.write("PROBE = %r\n" % (probe,))
+    c.write(src)
+    c.write(b"\x04")
+    c.read_until(b"OK", timeout=60)
+
+
+def parse_fields(line):
+    """`probe heap ms=1 gc_used=2 ...` -> {"ms": 1, "gc_used": 2, ...}"""
+    out = {}
+    for part in line.split():
+        if "=" in part:
+            k, v = part.split("=", 1)
+            try:
+                out[k] = int(v)
+            except ValueError:
+                out[k] = v
+    return out
+
+
+def gc_heap(text):
+    """Every `GC: total: T, used: U, free: F` of micropython.mem_info() in `text`: [(T, U, F)].
+    (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)"""
+    out = []
+    for ln in text.splitlines():
+        if ln.startswith("GC: total: "):
+            f = [int(part.split(":")[1].split()[0].rstrip(",")) for part in ln[4:].split(", ")[:3]]
+            out.append(tuple(f))
+    return out
+
+
+def wait_lines(c, marker, until, timeout):
+    """Collect every line starting with `marker` until `until` appears."""
+    text = c.read_until(until, timeout=timeout)
+    return [ln for ln in text.splitlines() if ln.startswith(marker)], text
+
+
+
+def retry_stalls(test, tries=3):
+    """Run the test again on a fresh boot when the emulator stalls (its known fault, not the
+    firmware's: tools.chip.emulator.ChipStalled); the third stall fails the test."""
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        for attempt in range(tries):
+            try:
+                return test(*args, **kwargs)
+            except ChipStalled as e:
+                if attempt == tries - 1:
+                    raise
+                print("the emulator stalled, booting again: %s" % str(e).splitlines()[0])
+    return run

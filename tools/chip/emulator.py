@@ -1,0 +1,289 @@
+"""Drive the stock MicroPython image in an emulated ESP32-C3: UART, buttons, power, network.
+
+The emulator is Espressif's QEMU as forked for PICSimLab (machine
+`esp32c3-picsimlab`, its Wi-Fi NIC `esp32c3_wifi`), built outside this
+repository (docs/developer.md#the-chip-in-the-loop says which build and what it
+must offer). It runs instruction-counted (`-icount shift=3`): one guest
+instruction is 8 ns of emulated time, so the board's own `time.ticks_us()`
+counts instructions (125 a microsecond) whatever the host's load.
+
+- UART0 (the REPL, print) on a Unix socket: `read_until`, `write`, and a raw
+  REPL (`exec_raw`) for code run from the test.
+- The buttons: GPIO inputs are driven through QMP (`qom-set` of the GPIO
+  block's `ext-in` levels, pulled up: 1 is released), `press`/`release`.
+- The power: `kill()` is a power cut (the flash file keeps what was written);
+  `boot()` again on the same flash is the next power-on.
+- The network: the emulator's open access point `PICSimLabWifi` (the chip
+  gets 192.168.4.15 as a station); `http_port` on 127.0.0.1 forwards to its
+  port 80.
+
+Host only. Nothing here knows the game: tests/chip/ does.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+from tools.common import ROOT
+
+STATION_IP = "192.168.4.15"  # the address the emulator's DHCP gives the chip as a station
+AP_IP = "192.168.4.1"  # the chip's own access point
+OPEN_SSID = "PICSimLabWifi"  # one of the emulator's three open access points
+QEMU_NAME = "qemu-system-riscv32"
+FLASH_BYTES = 4 << 20
+# one guest instruction = 2**3 ns of emulated time; an idle guest's clock follows the host's
+ICOUNT = "shift=3,align=off,sleep=on"
+
+
+def find_qemu():
+    """The emulator's binary: $QEMU, else build/emulator/qemu-system-riscv32, else None."""
+    for cand in (os.environ.get("QEMU", ""), os.path.join(ROOT, "build", "emulator", QEMU_NAME)):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class ChipError(Exception):
+    """The emulated board did not answer as expected (the text says what was seen)."""
+
+
+class ChipStalled(ChipError):
+    """The UART fell silent where the board prints regularly: the emulator's known fault
+    (now and then its CPU spins waiting for FreeRTOS's yield interrupt, ../shared/CHIP.md
+    says: with no app too). A test may boot again and retry."""
+
+
+class Chip:
+    """One emulated board on one flash file. `boot()` powers it on, `kill()` cuts the power."""
+
+    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None):
+        self.qemu = qemu
+        self.flash = flash
+        self.wifi = wifi
+        self.http_to = http_to
+        self.tmp = tempfile.mkdtemp(prefix="chip-")
+        self.proc = None
+        self.uart = None
+        self.qmp = None
+        self.http_port = None
+        self.out = bytearray()  # everything the UART printed since boot()
+        self.seen = 0  # how much of `out` read_until has consumed
+        self.log = log  # a file to copy the UART into, or None
+        self.levels = 0xFFFFFFFF
+
+    # -- power -------------------------------------------------------------
+    def boot(self, hold=()):
+        """Power on; `hold` lists GPIOs held low (pressed) from the first instruction."""
+        self.kill()
+        uart_path = os.path.join(self.tmp, "uart.sock")
+        qmp_path = os.path.join(self.tmp, "qmp.sock")
+        for p in (uart_path, qmp_path):
+            if os.path.exists(p):
+                os.remove(p)
+        cmd = [self.qemu, "-nographic", "-M", "esp32c3-picsimlab", "-L", os.path.dirname(self.qemu),
+               "-drive", "file=%s,if=mtd,format=raw" % self.flash,
+               "-serial", "unix:%s,server=on,wait=on" % uart_path,
+               "-monitor", "none", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+               "-icount", os.environ.get("CHIP_ICOUNT", ICOUNT),
+               "-global", "driver=timer.esp32c3.timg,property=wdt_disable,value=true"]
+        if self.wifi:
+            self.http_port = free_port()
+            cmd += ["-nic", "user,model=esp32c3_wifi,net=192.168.4.0/24,"
+                    "hostfwd=tcp:127.0.0.1:%d-%s:80" % (self.http_port, self.http_to)]
+        else:
+            cmd += ["-nic", "none"]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, cwd=self.tmp)
+        self.uart = self._connect(uart_path)
+        self.qmp = self._connect(qmp_path)
+        self.qmp.settimeout(10)
+        self._qmp_read()  # the greeting
+        self._qmp({"execute": "qmp_capabilities"})
+        self.out = bytearray()
+        self.seen = 0
+        self.levels = 0xFFFFFFFF
+        for pin in hold:
+            self.levels &= ~(1 << pin)
+        self._set_levels()
+        return self
+
+    def _connect(self, path, timeout=20):
+        end = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise ChipError("the emulator exited: %s" % self.proc.stdout.read().decode(errors="replace"))
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(path)
+                return s
+            except OSError:
+                s.close()
+                if time.monotonic() > end:
+                    raise ChipError("no socket %s from the emulator" % path)
+                time.sleep(0.05)
+
+    def kill(self):
+        """A power cut: the emulator dies wherever the guest is; the flash keeps what it has."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            if self.proc.stdout:
+                self.proc.stdout.close()
+            self.proc = None
+        for s in (self.uart, self.qmp):
+            if s is not None:
+                s.close()
+        self.uart = self.qmp = None
+
+    def close(self):
+        self.kill()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- buttons -----------------------------------------------------------
+    def _qmp_read(self):
+        buf = b""
+        while not buf.endswith(b"\n"):
+            chunk = self.qmp.recv(4096)
+            if not chunk:
+                raise ChipError("QMP closed")
+            buf += chunk
+        return [json.loads(line) for line in buf.splitlines() if line.strip()]
+
+    def _qmp(self, msg):
+        self.qmp.sendall(json.dumps(msg).encode() + b"\n")
+        while True:
+            for reply in self._qmp_read():
+                if "return" in reply:
+                    return reply["return"]
+                if "error" in reply:
+                    raise ChipError("QMP %s: %s" % (msg.get("execute"), reply["error"]))
+
+    def _set_levels(self):
+        self._qmp({"execute": "qom-set", "arguments": {
+            "path": "/machine/gpio", "property": "ext-in", "value": self.levels}})
+
+    def pc(self):
+        """The guest's program counter (for a stall's message), or '?'."""
+        try:
+            regs = self._qmp({"execute": "human-monitor-command",
+                              "arguments": {"command-line": "info registers"}})
+            for part in regs.split():
+                if part.startswith("pc"):
+                    return regs[regs.index(part):].split()[1]
+        except Exception:
+            pass
+        return "?"
+
+    def press(self, pin):
+        """The button on `pin` pressed (its level pulled to ground)."""
+        self.levels &= ~(1 << pin)
+        self._set_levels()
+
+    def release(self, pin):
+        self.levels |= 1 << pin
+        self._set_levels()
+
+    # -- UART --------------------------------------------------------------
+    def _pump(self, timeout):
+        self.uart.settimeout(timeout)
+        try:
+            chunk = self.uart.recv(65536)
+        except socket.timeout:
+            return False
+        if not chunk:
+            raise ChipError("the UART closed (the emulator died?)\n" + self.tail())
+        self.out += chunk
+        if self.log is not None:
+            self.log.write(chunk)
+            self.log.flush()
+        return True
+
+    def tail(self, n=2000):
+        return self.out[-n:].decode(errors="replace")
+
+    def read_until(self, marker, timeout=60, stall=None):
+        """Wait for `marker` (bytes) in the UART after what was already consumed; return the
+        text up to it. `stall`: seconds of silence after which the emulator counts as stuck."""
+        end = time.monotonic() + timeout
+        heard = time.monotonic()
+        while True:
+            i = self.out.find(marker, self.seen)
+            if i >= 0:
+                text = bytes(self.out[self.seen:i + len(marker)])
+                self.seen = i + len(marker)
+                return text.decode(errors="replace")
+            now = time.monotonic()
+            left = end - now
+            if left <= 0:
+                raise ChipError("no %r within %d s; the UART said:\n%s" % (marker, timeout, self.tail()))
+            if stall is not None and now - heard > stall:
+                raise ChipStalled("the UART silent for %d s waiting for %r (pc %s); it said:\n%s"
+                                  % (stall, marker, self.pc(), self.tail()))
+            if self._pump(min(left, 0.5)):
+                heard = time.monotonic()
+
+    def drain(self, seconds=0.2):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self._pump(max(0.01, end - time.monotonic()))
+        self.seen = len(self.out)
+
+    def write(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        self.uart.sendall(data)
+
+    # -- the REPL ----------------------------------------------------------
+    def interrupt(self, timeout=60):
+        """Ctrl-C until the friendly REPL's prompt answers."""
+        end = time.monotonic() + timeout
+        while True:
+            self.write(b"\r\x03")
+            try:
+                self.read_until(b">>> ", timeout=2)
+                return
+            except ChipError:
+                if time.monotonic() > end:
+                    raise
+
+    def raw_repl(self, timeout=60):
+        """Enter the raw REPL (Ctrl-A) from the friendly one."""
+        self.write(b"\r\x01")
+        self.read_until(b"raw REPL; CTRL-B to exit\r\n>", timeout=timeout)
+
+    def exec_raw(self, code, timeout=120):
+        """Run `code` in the raw REPL; return its stdout, raise ChipError with its traceback."""
+        data = code.encode() if isinstance(code, str) else code
+        for i in range(0, len(data), 256):  # the UART's receive buffer is small
+            self.write(data[i:i + 256])
+            time.sleep(0.01)
+        self.write(b"\x04")
+        self.read_until(b"OK", timeout=timeout)
+        out = self.read_until(b"\x04", timeout=timeout)[:-1]
+        err = self.read_until(b"\x04", timeout=timeout)[:-1]
+        self.read_until(b">", timeout=timeout)
+        if err:
+            raise ChipError("the board raised:\n%s\n(output: %s)" % (err, out))
+        return out
+
+    def friendly(self):
+        """Leave the raw REPL (Ctrl-B)."""
+        self.write(b"\x02")
+        self.read_until(b">>> ", timeout=30)
