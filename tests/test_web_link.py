@@ -240,7 +240,7 @@ def test_the_menu_forgets_the_paired_phones_with_wifi_off(sim, said):
     assert menu_text(sim.app.menu) == "menu: paired phones = keep" and sim.app.state == MENU
 
 
-def test_the_menu_forgets_the_paired_phones_of_the_page_served_and_shows_the_new_code(sim, said):
+def test_the_menu_forgets_the_paired_phones_of_the_page_served_and_shows_the_new_code(sim, said, capsys):
     to_wifi_item(sim)
     toggle(sim)
     pairing = sim.app.web.pairing  # the served page's (what POST /api/pair uses)
@@ -255,6 +255,9 @@ def test_the_menu_forgets_the_paired_phones_of_the_page_served_and_shows_the_new
     assert not pairing.check("Bearer " + token) and pairing.revoked == 1
     assert said[-1] == "PHONES FORGOTTEN CODE " + pairing.code  # the new code
     assert sim.app.web.pairing is pairing and sim.app.menu.wifi_on  # Wi-Fi still on
+    # the console too, as Link.show says it (a maker at the serial port; the chip tests)
+    console = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("connect4: web: ")]
+    assert console[-1] == "connect4: web: http://192.168.4.1/ code " + pairing.code
 
 
 def test_the_menu_says_when_the_flash_refuses_to_forget(sim, said):

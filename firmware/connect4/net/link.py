@@ -99,9 +99,14 @@ class Link:
             parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, "orange"))
         if web is not None:
             parts.append((" CODE " + web.pairing.code, "green"))
-            # the console too (a maker at the serial port; the chip tests pair with it)
-            print("connect4: web: http://%s/ code %s" % (self.address, web.pairing.code))
+            self._console(web.pairing.code)
         self.face.say(parts, now)
+
+    def _console(self, code):
+        """The address and the code on the console too (a maker at the serial port; the
+        chip tests pair with this line): at each show and after a forget."""
+        if self.address is not None:
+            print("connect4: web: http://%s/ code %s" % (self.address, code))
 
     def forget_phones(self, now):
         """The menu's "forget paired phones": every token dropped, on flash too, and a new
@@ -118,6 +123,7 @@ class Link:
         parts = [("PHONES FORGOTTEN", "orange")]
         if web is not None:
             parts.append((" CODE " + pairing.code, "green"))
+            self._console(pairing.code)
         self.face.say(parts, now)
 
     def off(self):
