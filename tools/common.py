@@ -100,6 +100,12 @@ CHIP_PLY_BYTES = 460
 CHIP_ENGINE_BASE = 2_340
 CHIP_APP_BASE = 3_556
 CHIP_FRAME_BYTES = -(-CHIP_ENGINE_BASE // 7)  # 335
+# What the board holds under engine_main's module frame when the REPL imports it (the
+# REPL's <stdin> frame and the import's C frames), which the frames' model above left out:
+# measured by `make chip-test` (tests/chip/test_engine_on_chip.py, 2026-11-26) as 5,500
+# bytes at the protocol's StreamLines.ready against the model's 4,815 for the frames
+# there, so 685, rounded up.
+CHIP_REPL_IMPORT_BYTES = 704
 STACK_BUDGET = CHIP_STACK_LIMIT - CHIP_STACK_MARGIN  # 13,312 bytes: the deepest chain's most
 
 

@@ -8,8 +8,8 @@ What it writes, and why each piece:
   firmware/*.py and book.bin, page.html.gz), as sources with the
   @micropython.viper/native decorator lines blanked (the WebAssembly build has
   no native emitter; a blank line keeps tracebacks' line numbers), packed in
-  one file so the page makes one request for them. The web server's library
-  (microdot) is left out: a page has no sockets to serve it on.
+  one file so the page makes one request for them (the web server among
+  them, unused: a page has no sockets to serve it on).
 - lib/machine.py, lib/neopixel.py: host_sim/stubs' modules, the simulator's own
   stand-ins, unchanged; lib/browser_board.py wires them to the page;
   lib/words.py says what the board shows in words.

@@ -14,9 +14,12 @@ a button press would).
 Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
   GET  /api/state     {"moves", "mode", "level", "turn", "thinking", "result",
                        "winning", "state", "human", "first", "levels", "games",
-                       "nodes", "brightness", "columns", "rows", "revoked", "paired"}
-                       ("paired": is the Authorization header's token valid; the live
-                       events carry the rest, "revoked" too: tokens dropped since start)
+                       "nodes", "brightness", "columns", "rows", "low_memory", "revoked",
+                       "paired"}
+                      (low_memory: the network is short of memory, and the server turns
+                      new connections away with 503 until it is not; "paired": is the
+                      Authorization header's token valid; the live events carry the rest,
+                      "revoked" too: tokens dropped since start)
   POST /api/pair      {"code": "1234"} -> {"token": "..."}
   POST /api/forget    {} -> {"forgotten": true}: every paired phone (this one too), a new code
   POST /api/move      {"column": 1-columns}; 409 when it is not a person's turn
@@ -85,12 +88,14 @@ class Api:
         self.pairing = pairing
         self.netconf = netconf
         self.games_source = games  # callable returning a list of game dicts, or None
+        self.low_memory = False  # set by the server (connect4.net.server): shown on the page
 
     # ---- reads
     def live(self):
-        """What the live events carry: the game's snapshot and `revoked` (a page whose count
-        changes checks its own token with GET /api/state)."""
+        """What the live events carry: the game's snapshot, `low_memory` and `revoked` (a
+        page whose count changes checks its own token with GET /api/state)."""
         s = self.face.snapshot()
+        s["low_memory"] = self.low_memory
         s["revoked"] = self.pairing.revoked
         return s
 

@@ -61,9 +61,10 @@ class Link:
         elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
-            pairing = Pairing(self.cfg["flash_dir"])  # the phones paired before: on flash
-            self.server = Server(face, pairing, self.netconf).start(self.cfg["web_host"],
-                                                                   self.cfg["web_port"])
+            cfg = self.cfg
+            pairing = Pairing(cfg["flash_dir"])  # the phones paired before: on flash
+            self.server = Server(face, pairing, self.netconf, net_free=wifi.net_free,
+                                 min_free=cfg["net_min_free"]).start(cfg["web_host"], cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
             face.set_pump(None)
         self.show(now)
