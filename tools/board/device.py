@@ -19,9 +19,9 @@ Deploy layout on the board (the firmware tree lands at `/`, so `connect4`
 imports from the root exactly as `tools/bench/chipbench.py` expects):
 - `main.py` stays source: MicroPython runs the `main.py` file, never main.mpy.
 - `config.py` stays source: makers edit it (on the board too, with mpremote edit).
-- every other module is compiled with `mpy-cross -march=rv32imc` (viper and
-  native code need the chip's native target, and .mpy saves the heap the
-  compiler would use at import), and `-s` with its path on the board
+- every other module is compiled with `mpy-cross -march=rv32imc -O3` (MPY_FLAGS:
+  viper and native code need the chip's native target, .mpy saves the heap the
+  compiler would use at import, -O3 leaves line numbers out), and `-s` with its path on the board
   (`connect4/boot.py`): tracebacks and error.log name the board's file, not
   the host's `firmware/connect4/boot.py`.
 - the web server (connect4/net/server.py) is the project's own, a firmware
