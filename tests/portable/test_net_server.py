@@ -141,6 +141,23 @@ def test_the_page_reaches_two_slow_clients_whole_through_the_one_buffer():
         unlisten()
 
 
+def test_the_server_counts_how_long_an_answer_took_on_the_boards_clock():
+    """From taking a connection to its answer's last byte, on the board's own clock (the chip
+    tests read these in emulated time): the slowest, and the answers over a second."""
+    rig, server, listener = setup("srv4t")
+    try:
+        ask(rig, listener, get(b"/api/state"))
+        assert server.served == 1 and server.slow == 0 and 0 <= server.slowest < 1000
+        server.page, data = page_file("srv4tp", 3 * CHUNK + 123)
+        s = FakeSocket(get(b"/", b"Accept-Encoding: gzip\r\n"), take=2)  # two bytes a round
+        listener.waiting.append(s)
+        rig.run_for(8000)
+        assert s.closed and s.body() == data, len(s.got)
+        assert server.slow == 1 and server.slowest > 1000
+    finally:
+        unlisten()
+
+
 def test_a_new_connection_takes_the_slot_of_the_oldest_idle_one():
     """...once that one has had GRACE_MS to send its request; until then the new one waits
     (in the network stack's backlog), so a request a little late is not cut off."""

@@ -22,6 +22,9 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
+  probe web served=N slow=N slowest=MS refused=N dropped=N errors=N   (with each report, once
+                                                              the page is served: answers, those
+                                                              over a second, the slowest)
   probe stopped
 `micropython.mem_info()`'s `GC: total: ...` line follows each report (the GC
 heap's areas: it grows into the ESP-IDF heap and never gives memory back).
@@ -90,6 +93,12 @@ def _report(now):
     print("probe low gc_used=%d idf_free=%d idf_largest=%d stack=%d" % (
         low["gc_used"], low["idf_free"], low["idf_largest"], low["stack"]))
     print("probe gap max_us=%d" % _STATE["gap_us"])
+    app = _STATE["app"]
+    link = app.link if app is not None else None
+    web = (link.server or link.face.web) if link is not None else None
+    if web is not None:
+        print("probe web served=%d slow=%d slowest=%d refused=%d dropped=%d errors=%d" % (
+            web.served, web.slow, web.slowest, web.refused, web.dropped, web.errors))
     micropython.mem_info()
 
 
