@@ -140,12 +140,12 @@ def test_wifi_the_page_and_games_through_the_api_for_ten_minutes(chip):
     12 KB free in its heap."""
     c = repl(chip(extra=[("/wifi.json", WIFI_JSON), ("/connect4.json", WIFI_ON)]))
     run_probe(c, report_ms=2000)
-    line = c.read_until(b"connect4: web: ", timeout=300, stall=STALL_S) + c.read_until(
-        b"\n", timeout=30, stall=STALL_S)
+    line = c.read_until(b"connect4: web: ", timeout=300, stall=REPORT_STALL_S) + c.read_until(
+        b"\n", timeout=30, stall=REPORT_STALL_S)
     code = line.split("code", 1)[1].split()[0]
     for _ in range(3):  # idle: the next reports with nobody connected
-        c.read_until(b"probe heap", timeout=120, stall=STALL_S)
-    idle = parse_fields(c.read_until(b"\n", timeout=30, stall=STALL_S))  # its ms=... idf_free=...
+        c.read_until(b"probe heap", timeout=120, stall=REPORT_STALL_S)
+    idle = parse_fields(c.read_until(b"\n", timeout=30, stall=REPORT_STALL_S))  # its ms=... idf_free=...
     api = Client(c.http_port, c)
     status, enc, page = api.request("GET", "/", headers={"Accept-Encoding": "gzip"})
     assert status == 200 and enc == "gzip" and page[:2] == b"\x1f\x8b", api.failures
@@ -200,9 +200,9 @@ def test_wifi_the_page_and_games_through_the_api_for_ten_minutes(chip):
         stop.set()
         for t in threads:
             t.join(timeout=90)
-    c.read_until(b"probe web", timeout=60, stall=STALL_S)
-    web = parse_fields(c.read_until(b"\n", timeout=30, stall=STALL_S))
-    c.read_until(b"GC: total", timeout=60, stall=STALL_S)
+    c.read_until(b"probe web", timeout=60, stall=REPORT_STALL_S)
+    web = parse_fields(c.read_until(b"\n", timeout=30, stall=REPORT_STALL_S))
+    c.read_until(b"GC: total", timeout=60, stall=REPORT_STALL_S)
     text = bytes(c.out).decode(errors="replace")
     heap, low = reports(text)
     answered = api.times + poller.times
