@@ -266,7 +266,7 @@ def test_a_network_short_of_memory_turns_new_connections_away_and_says_so_once()
         assert s.status() == 200 and json.loads(s.body())["low_memory"] is False
         rig.run_for(400)
         assert json.loads(events(live)[-1][1])["low_memory"] is False
-        assert len(said) == 1 and server.refused == 3
+        assert len(said) == 1 and server.refused == 3 and server.short == 3
     finally:
         unlisten()
 

@@ -22,7 +22,7 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
-  probe web served=N slow=N slowest=MS refused=N dropped=N errors=N   (with each report, once
+  probe web served=N slow=N slowest=MS refused=N short=N dropped=N errors=N   (with each report, once
                                                               the page is served: answers, those
                                                               over a second, the slowest)
   probe stopped
@@ -97,8 +97,8 @@ def _report(now):
     link = app.link if app is not None else None
     web = (link.server or link.face.web) if link is not None else None
     if web is not None:
-        print("probe web served=%d slow=%d slowest=%d refused=%d dropped=%d errors=%d" % (
-            web.served, web.slow, web.slowest, web.refused, web.dropped, web.errors))
+        print("probe web served=%d slow=%d slowest=%d refused=%d short=%d dropped=%d errors=%d" % (
+            web.served, web.slow, web.slowest, web.refused, web.short, web.dropped, web.errors))
     micropython.mem_info()
 
 

@@ -179,6 +179,7 @@ class Server:
         self.served = 0  # answers made
         self.refused = 0  # connections turned away (every slot busy, or short of memory)
         self.dropped = 0  # connections closed to make room
+        self.short = 0  # ... of the refused, for the network's memory below its floor
         self.slowest = 0  # ms from taking a connection to its answer's last byte, the most
         self.slow = 0  # answers that took over a second so (the chip tests read both)
         self.errors = 0  # exceptions caught (a handler's, or the server's own)
@@ -325,6 +326,7 @@ class Server:
         waiting for its request, if none is free."""
         sock.setblocking(False)
         if self._short(now):
+            self.short += 1
             return self._refuse(sock, SHORT)
         conns = self.conns
         if len(conns) >= MAX_CLIENTS:
