@@ -73,7 +73,7 @@ class Client:
         t = threading.Thread(target=lambda: out.append(self._request(method, path, body, headers, timeout)))
         t.start()
         while t.is_alive():
-            self.chip.check_alive(STALL_S)
+            self.chip.check_alive(REPORT_STALL_S)
             t.join(0.05)
         if out[0][0] is None:  # not answered: a board silent all that time is the emulator's stall
             self.chip.check_alive(REPORT_STALL_S)
@@ -105,7 +105,7 @@ def play(api, auth, c):
     assert status == 200, (body, c.tail(1500))
     started = False  # the new game is queued: the old one's end may still show for a moment
     while True:
-        c.check_alive(STALL_S)  # the board reports every 2 s: silence is the emulator's stall
+        c.check_alive(REPORT_STALL_S)  # the board reports every 2 s: silence is the emulator's stall
         status, _, body = api.request("GET", "/api/state")
         if status != 200:
             continue
