@@ -55,8 +55,8 @@ import time
 
 import host_sim
 from host_sim.clock import CLOCK
-from host_sim.world import (ChipPace, Controls, Panel, SimExit, now_ms, parse_script,
-                            chip_nodes_per_second)
+from host_sim.world import ChipPace, Controls, Panel, SimExit, now_ms, parse_script
+from tools.common import chip_nodes_per_second
 import machine
 
 MODES = ("ai", "two", "demo")
@@ -139,9 +139,9 @@ def parse_args(argv, prog="make sim"):
                    help="no drawing, virtual clock; print each game's moves and result")
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
     p.add_argument("--chip-speed", action="store_true",
-                   help="the AI takes about as long as on the chip: %d nodes/s, the reproducible "
+                   help="the AI takes about as long as on the chip: %s nodes/s, the reproducible "
                         "estimate of tools/data/chip.txt; the real C3 firmware measured 1.3-1.9x "
-                        "faster (19,400-29,100 nodes/s)" % chip_nodes_per_second())
+                        "faster (19,400-29,100 nodes/s)" % format(chip_nodes_per_second(), ","))
     p.add_argument("--no-book", action="store_true",
                    help="play without the opening book (firmware/book.bin), as a board without the file")
     p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")

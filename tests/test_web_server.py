@@ -336,7 +336,7 @@ def test_the_page_answers_within_half_a_second_while_the_ai_thinks(tmp_path):
     server, from taking a connection to having answered it: the test's client shares the
     host (and, as a thread, Python's lock) with the search, so its own delays are not the
     board's; each poll sleeps a little on the host so that the client gets its turns."""
-    from host_sim.world import chip_nodes_per_second
+    from tools.common import chip_nodes_per_second
     with WebBoard(str(tmp_path), settings={"mode": "ai", "level": 8, "first": "red"}) as b:
         b.wait(lambda: b.app.state == 1 and not b.app.ai_to_move(), what="red to play")
         auth = b.pair()

@@ -46,6 +46,41 @@ def path(rel):
 # per move is estimated as nodes x instructions per node / CHIP_IPS.
 CHIP_IPS = 100_000_000
 
+
+def chip_record():
+    """tools/data/chip.txt's fields, {name: text} (tools/bench/instr_per_node.py --record writes
+    it): the one reader of the chip's speed record; a missing file or line is an error that
+    names it, never a figure made up."""
+    fields = {}
+    try:
+        with open(CHIP_FILE) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    key, _, value = line.strip().partition(" ")
+                    fields[key] = value.strip()
+    except OSError as e:
+        raise RuntimeError("the chip's speed record %s cannot be read: %s" % (CHIP_FILE, e))
+    return fields
+
+
+def chip_instructions_per_node(size=None):
+    """The recorded instructions per search node on the chip (size "COLSxROWS": that board's
+    figure; None: the 7x6 board's, as the levels are tuned)."""
+    key = "instructions_per_node" + ("_" + size if size else "")
+    value = chip_record().get(key)
+    if value is None or not value.isdigit() or int(value) <= 0:
+        raise RuntimeError("%s has no figure %s (re-record it: tools/bench/instr_per_node.py --record)"
+                           % (CHIP_FILE, key))
+    return int(value)
+
+
+def chip_nodes_per_second(ipn=None):
+    """The chip's search speed, nodes a second: CHIP_IPS over `ipn` instructions per node
+    (default: tools/data/chip.txt's record). Every figure of the chip's speed comes from
+    here: the simulator's --chip-speed and --help, the browser page, the benches' tables;
+    tests/test_doc_figures.py holds the docs to it."""
+    return CHIP_IPS // (ipn or chip_instructions_per_node())
+
 # The chip's stack (../shared/CHIP.md, "The stack, measured", on the stock 1.28.0
 # image): MicroPython's check raises "maximum recursion depth exceeded" past
 # CHIP_STACK_LIMIT bytes, and CHIP_STACK_MARGIN must stay free at the deepest

@@ -63,7 +63,7 @@ from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
-from tools.common import CHIP_FILE, CHIP_IPS, CHIP_STACK_LIMIT, CHIP_STACK_MARGIN, ROOT, STACK_BUDGET  # noqa: E402
+from tools.common import CHIP_IPS, CHIP_STACK_LIMIT, CHIP_STACK_MARGIN, ROOT, STACK_BUDGET  # noqa: E402
 from tools.common import TOP_LEVEL as TOP, sign  # noqa: E402
 from tools.mpvm import memory  # noqa: E402
 
@@ -91,16 +91,11 @@ def speed(micropython, quick):
 
 def recorded_ipn():
     from tools.bench.instr_per_node import engine_fingerprint
-    fields = {}
-    with open(CHIP_FILE) as f:
-        for line in f:
-            if not line.startswith("#") and line.strip():
-                key, value = line.split(None, 1)
-                fields[key] = value.strip()
-    source = "recorded in tools/data/chip.txt: " + fields["source"]
-    if fields["engine"] != engine_fingerprint():
+    fields = common.chip_record()
+    source = "recorded in tools/data/chip.txt: " + fields.get("source", "(no source line)")
+    if fields.get("engine") != engine_fingerprint():
         source += " (STALE: the engine changed since; re-run tools/bench/instr_per_node.py --record)"
-    return int(fields["instructions_per_node"]), source
+    return common.chip_instructions_per_node(), source
 
 
 # ---------------------------------------------------------------- accuracy
@@ -474,7 +469,7 @@ def speed_and_memory(args, say):
     if vm_nps is not None:
         say("| MicroPython VM (WebAssembly, bytecode, no native emitter) | %d |" % vm_nps)
     say("| ESP32-C3 estimate: 100 M instructions/s / %d instructions per node | %d |" % (
-        ipn, CHIP_IPS // ipn))
+        ipn, common.chip_nodes_per_second(ipn)))
     say()
     say("Instructions per node: %s." % source)
     say()

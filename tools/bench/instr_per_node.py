@@ -26,7 +26,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tools import common  # noqa: E402
-from tools.common import CHIP_FILE, ROOT  # noqa: E402
+from tools.common import CHIP_FILE, ROOT, chip_record  # noqa: E402
 
 ENGINE_FILES = ("board.py", "core.py", "search.py")
 
@@ -72,8 +72,8 @@ def all_sizes():
 
 def recorded(key="instructions_per_node"):
     """The figure `key` of tools/data/chip.txt, or None."""
-    if not os.path.exists(CHIP_FILE):
-        return None
+    value = chip_record().get(key) if os.path.exists(CHIP_FILE) else None
+    return int(value) if value and value.isdigit() else None
     with open(CHIP_FILE) as f:
         for line in f:
             parts = line.split()

@@ -45,9 +45,8 @@ import host_sim  # noqa: E402,F401
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
-from host_sim.world import chip_nodes_per_second  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
-from tools.common import CHIP_IPS, ROOT, TOP_LEVEL, Say, sign  # noqa: E402
+from tools.common import CHIP_IPS, ROOT, TOP_LEVEL, Say, chip_nodes_per_second, sign  # noqa: E402
 
 BOOK = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "bench", "people")
