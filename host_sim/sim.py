@@ -418,7 +418,8 @@ def describe_game(n, g):
         who = ("red (level %d)" % g["levels"][0], "yellow (level %d)" % g["levels"][1])
     else:
         who = ("red", "yellow")
-    result = "a draw" if g["winner"] < 0 else who[g["winner"]] + " wins"
+    winner = who[g["winner"]] if g["winner"] >= 0 else None
+    result = "a draw" if winner is None else winner + (" win" if winner.startswith("you") else " wins")
     return "game %d, %s: %s vs %s, %s starts, moves %s, %s" % (
         n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
 

@@ -349,3 +349,13 @@ def test_a_size_the_panel_cannot_show_is_one_clear_line(tmp_path):
     with pytest.raises(sim.UsageError, match="--size 8x7: the 7x7 panel of preset encoder shows 4x4 to 7x6"):
         sim.preset_settings(args, cfg)
     assert not os.listdir(str(tmp_path))  # nothing saved
+
+
+@pytest.mark.parametrize("mode, winner, said", [
+    ("vs AI", 0, "you (red) win"), ("vs AI", 1, "the AI (yellow, level 3) wins"),
+    ("two players", 0, "red wins"), ("demo", 1, "yellow (level 3) wins"), ("vs AI", -1, "a draw")])
+def test_the_headless_log_says_who_won_in_good_english(mode, winner, said):
+    """Was: "you (red) wins"."""
+    g = {"mode": mode, "levels": [2, 3], "winner": winner, "first": 0, "moves": "4455667"}
+    line = sim.describe_game(1, g)
+    assert line.endswith(", moves 4455667, " + said), line

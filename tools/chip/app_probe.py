@@ -113,14 +113,11 @@ def _stop():
     return bool(_RUN_MS) and ticks_diff(now, _STATE["start"]) >= _RUN_MS
 
 
-# the reports only see the loop between moves; each poll of the search samples the heap too
+# each poll of the search: the gap since the last one (how soon a press is seen)
 _poll = turn.Turn._poll
 
 
 def _polling(self):
-    used = gc.mem_alloc()
-    if used > _LOW["gc_used"]:
-        _LOW["gc_used"] = used
     now = ticks_us()
     last = _STATE["poll_us"]
     gap = ticks_diff(now, last) if last is not None else 0
