@@ -15,19 +15,11 @@ import os
 import pytest
 
 from tools.board import image
-from tools.chip.emulator import Chip, find_qemu
-
-EMULATOR_BOOT = (b"import esp32\n"
-                 b"esp32.RMT.bitstream_rmt(False)  # the emulator has no RMT: bit-bang the NeoPixel\n")
-
-
-def _firmware():
-    path = os.environ.get("FIRMWARE", "")
-    return path if path and os.path.isfile(path) else None
+from tools.chip.emulator import Chip, find_firmware, find_qemu, flash_image
 
 
 def pytest_collection_modifyitems(config, items):
-    qemu, firmware = find_qemu(), _firmware()
+    qemu, firmware = find_qemu(), find_firmware()
     reason = None
     if not os.environ.get("CHIP_TEST"):
         reason = "the chip in the loop runs by `make chip-test` (CHIP_TEST=1), not in `make test`"
@@ -50,7 +42,7 @@ def deployed():
 
 @pytest.fixture(scope="session")
 def firmware_bytes():
-    return image.read_firmware(_firmware())
+    return image.read_firmware(find_firmware())
 
 
 @pytest.fixture
@@ -59,9 +51,8 @@ def chip(tmp_path, deployed, firmware_bytes, request):
     made = []
 
     def make(extra=(), wifi=True, http_to=None):
-        files = list(deployed) + [("/boot.py", EMULATOR_BOOT)] + list(extra)
         flash = tmp_path / ("flash%d.bin" % len(made))
-        flash.write_bytes(image.image(firmware_bytes, files))
+        flash.write_bytes(flash_image(firmware_bytes, deployed, extra))
         log = open(tmp_path / ("uart%d.log" % len(made)), "wb")
         kwargs = {"http_to": http_to} if http_to else {}
         c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, **kwargs)
