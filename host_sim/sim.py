@@ -139,9 +139,9 @@ def parse_args(argv, prog="make sim"):
                    help="no drawing, virtual clock; print each game's moves and result")
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
     p.add_argument("--chip-speed", action="store_true",
-                   help="the AI takes about as long as on the chip: %s nodes/s, the reproducible "
-                        "estimate of tools/data/chip.txt; the real C3 firmware measured 1.3-1.9x "
-                        "faster (19,400-29,100 nodes/s)" % format(chip_nodes_per_second(), ","))
+                   help="the AI takes about as long as on the chip: %s nodes/s, tools/data/chip.txt's "
+                        "instructions per node counted on the emulated chip at 107 M instructions/s, "
+                        "the slow end of 1.0-1.5 cycles an instruction" % format(chip_nodes_per_second(), ","))
     p.add_argument("--no-book", action="store_true",
                    help="play without the opening book (firmware/book.bin), as a board without the file")
     p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")

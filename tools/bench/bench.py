@@ -137,9 +137,7 @@ def chip_speed(args, say):
         chip.LEVELS[0], chip.LEVELS[-1], format(ipn, ",")))
     n, us = found["bench"]
     say("| `make bench-device`'s run (9 positions at 5,000 nodes) | %s |" % format(chip.per_node(n, us), ","))
-    say("| search nodes per second at %d-%d M instructions/s | %s-%s |" % (
-        round(common.CHIP_IPS_RANGE[0] / 1e6), round(common.CHIP_IPS_RANGE[1] / 1e6),
-        format(slow, ","), format(fast, ",")))
+    say("| search nodes per second | %s-%s |" % (format(slow, ","), format(fast, ",")))
     say("| level %d at its full budget (%s nodes, %s instructions a node) | %.2f-%.2f s |" % (
         TOP, format(top, ","), format(top_ipn, ","), top * top_ipn / common.CHIP_IPS_RANGE[1],
         top * top_ipn / common.CHIP_IPS_RANGE[0]))
@@ -155,12 +153,14 @@ def chip_speed(args, say):
     say()
     say("Counted on the stock %s in the emulated ESP32-C3 (`-icount shift=3`: one instruction, 8 ns "
         "of emulated time; the board's own `ticks_us` around each search, x 125); only the cycles "
-        "an instruction are assumed (tools/common.py). Every chip time estimate of this page, "
+        "an instruction are assumed, and with them the times and speeds: %d-%d M instructions/s "
+        "(tools/common.py). Every chip time estimate of this page, "
         "`make sim SIM_ARGS=--chip-speed` and the browser page is at %s, through "
         "tools.common.chip_nodes_per_second(): %s nodes/s. Recorded in "
         "tools/data/chip.txt (engine %s) by `python tools/chip/speed.py --firmware FIRMWARE "
         "--record`, which this section runs (`make bench FIRMWARE=%s BENCH_ARGS=\"--only chip\"`)." % (
-            chip.image_name(firmware), common.CHIP_IPS_WORDS, format(slow, ","),
+            chip.image_name(firmware), round(common.CHIP_IPS_RANGE[0] / 1e6),
+            round(common.CHIP_IPS_RANGE[1] / 1e6), common.CHIP_IPS_WORDS, format(slow, ","),
             common.engine_fingerprint(), os.path.basename(firmware)))
     say()
 

@@ -295,6 +295,14 @@ class Chip:
         self.raw_repl()
         return self
 
+    def soft_reset(self, timeout=60):
+        """Ctrl-D at the raw REPL: MicroPython starts afresh (boot.py, not main.py), as mpremote
+        does before its first command: nothing the stopped main.py left (its timers, its heap)."""
+        self.write(b"\x04")
+        self.read_until(b"soft reboot", timeout=timeout)
+        self.read_until(b"raw REPL; CTRL-B to exit\r\n>", timeout=timeout)
+        return self
+
     def exec_raw(self, code, timeout=120, stall=None):
         """Run `code` in the raw REPL; return its stdout, raise ChipError with its traceback
         (`stall`: seconds of silence in its output that count as the emulator's stall)."""

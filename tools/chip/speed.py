@@ -2,7 +2,8 @@
 
 Boots `make image`'s image (the stock MicroPython .bin of --firmware with the
 deployed files, plus the emulator's /boot.py: tools/chip/emulator.py) in the
-emulated ESP32-C3 of `make chip-test`, stops main.py and runs
+emulated ESP32-C3 of `make chip-test`, stops main.py, soft-resets (a clean
+MicroPython, as mpremote gives: nothing main.py left running) and runs
 tools/bench/chipbench.py through the raw REPL as `make bench-device` runs it
 on a board: `5000 levels us` (its nine positions, then every AI level on its
 three LEVEL_POSITIONS with the level's depth and node caps), then each board
@@ -12,7 +13,8 @@ instructions (`-icount shift=3`: one guest instruction is 8 ns of emulated
 time, whatever the host's load), so the board's own `ticks_us` counts them,
 125 a microsecond: instructions per node = microseconds x 125 / nodes, the
 whole search included (its start, the polls, the interrupts the chip takes
-meanwhile). Only the cycles an instruction are assumed (tools/common.py,
+meanwhile). Runs agree to 0.01% (the timer interrupts fall a little
+differently). Only the cycles an instruction are assumed (tools/common.py,
 CHIP_CPI: 1.0-1.5 at 160 MHz).
 
 The 7x6 figure (`instructions_per_node`, the one every chip time estimate
@@ -98,7 +100,7 @@ def measure(firmware, qemu=None, sizes=(), say=print, log=None):
         for attempt in range(TRIES):
             with emulator.Chip(qemu, flash, wifi=False, log=log) as chip:
                 try:
-                    return run_on(chip.repl(), sizes, say)
+                    return run_on(chip.repl().soft_reset(), sizes, say)
                 except emulator.ChipStalled as e:
                     if attempt == TRIES - 1:
                         raise

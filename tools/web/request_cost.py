@@ -10,10 +10,10 @@ answered (the API's JSON) and written to a memory stream, in the firmware's
 own server (connect4.net.server, its routes and limits) on the real App.
 Prints ms per request in the VM, and a chip estimate at 12 times that: the
 VM runs the engine as bytecode at 11,900 nodes/s (docs/benchmarks.md, Speed of the
-search), the chip about 15,000 nodes/s as viper, and viper is about 10.6
-times fewer instructions a node than bytecode on the chip (106,000 vs 10,000
-in the measured table of the chip notes), so the chip runs bytecode about
-8.4 times slower than the VM; 12 leaves room.
+search), the chip about 18,900 nodes/s as viper (tools.common.chip_nodes_per_second()),
+and viper is about 10.6 times fewer instructions a node than bytecode on the chip
+(106,000 vs 10,000 in the measured table of the chip notes), so the chip runs
+bytecode about 6.7 times slower than the VM; 12 leaves room.
 """
 import os
 import sys

@@ -46,8 +46,8 @@ def depth(level):
 
 
 # A node's cost on each size, percent of a 7x6 node's: rows 4..7, columns 4..8 each
-_COST = bytes((51, 53, 64, 69, 78,     # 4 rows
-               53, 65, 72, 92, 100,    # 5
+_COST = bytes((51, 54, 64, 69, 78,     # 4 rows
+               53, 65, 72, 92, 101,    # 5
                60, 70, 90, 100, 110,   # 6
                63, 82, 94, 107, 117))  # 7
 
