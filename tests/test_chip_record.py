@@ -81,3 +81,14 @@ def test_the_readme_says_the_records_speed():
     slow, fast = common.chip_speed_range()
     assert "%s instructions a node" % format(common.chip_instructions_per_node(), ",") in text
     assert "%s-%s nodes/s" % (format(slow, ","), format(fast, ",")) in text
+
+
+def test_make_bench_skips_the_chip_section_without_the_image_and_says_why(tmp_path, monkeypatch, capsys):
+    from tools.bench import bench
+    monkeypatch.delenv("FIRMWARE", raising=False)
+    before = common.chip_record()
+    out = tmp_path / "page.md"
+    assert bench.main(["--only", "chip", "--jobs", "1", "--out", str(out)]) == 0
+    assert "chip: skipped, no MicroPython image (FIRMWARE=" in capsys.readouterr().out
+    assert page.BEGIN % "chip" not in out.read_text()
+    assert common.chip_record() == before  # the record kept

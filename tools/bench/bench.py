@@ -152,15 +152,16 @@ def chip_speed(args, say):
             format(fig["instructions_per_node_%dx%d" % (cols, rows)], ",") for cols in range(4, 9))))
     say()
     say("Counted on the stock %s in the emulated ESP32-C3 (`-icount shift=3`: one instruction, 8 ns "
-        "of emulated time; the board's own `ticks_us` around each search, x 125); only the cycles "
-        "an instruction are assumed, and with them the times and speeds: %d-%d M instructions/s "
-        "(tools/common.py). Every chip time estimate of this page, "
-        "`make sim SIM_ARGS=--chip-speed` and the browser page is at %s, through "
+        "of emulated time; the board's own `ticks_us` around each search, x 125). Only the cycles an "
+        "instruction are assumed, %.1f-%.1f at %d MHz (tools/common.py): the speeds and times above "
+        "are at %d-%d M instructions/s, and every chip time estimate of this page, `make sim "
+        "SIM_ARGS=--chip-speed` and the browser page at the slow end, %d M, through "
         "tools.common.chip_nodes_per_second(): %s nodes/s. Recorded in "
         "tools/data/chip.txt (engine %s) by `python tools/chip/speed.py --firmware FIRMWARE "
         "--record`, which this section runs (`make bench FIRMWARE=%s BENCH_ARGS=\"--only chip\"`)." % (
-            chip.image_name(firmware), round(common.CHIP_IPS_RANGE[0] / 1e6),
-            round(common.CHIP_IPS_RANGE[1] / 1e6), common.CHIP_IPS_WORDS, format(slow, ","),
+            chip.image_name(firmware), common.CHIP_CPI[0], common.CHIP_CPI[1], common.CHIP_HZ // 10 ** 6,
+            round(common.CHIP_IPS_RANGE[0] / 1e6), round(common.CHIP_IPS_RANGE[1] / 1e6),
+            round(common.CHIP_IPS / 1e6), format(slow, ","),
             common.engine_fingerprint(), os.path.basename(firmware)))
     say()
 
