@@ -63,9 +63,9 @@ help:
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE"
 	@echo "                     (--out docs/benchmarks.md rewrites the sections run, keeps the rest),"
-	@echo "                     --only chip|speed|accuracy|levels|perfect|sets|ladder|sizes|people (chip:"
-	@echo "                     the emulated chip's speed, FIRMWARE and QEMU), --games N (vs the perfect"
-	@echo "                     player), --ladder-games N (per pair of the rating ladder),"
+	@echo "                     --only chip|speed|web|accuracy|levels|perfect|sets|ladder|sizes|people"
+	@echo "                     (chip: the emulated chip's speed, FIRMWARE and QEMU), --games N (vs the"
+	@echo "                     perfect player), --ladder-games N (per pair of the rating ladder),"
 	@echo "                     --people-games N (a side per opponent), --jobs N (processes)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
 

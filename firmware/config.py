@@ -73,6 +73,9 @@ COMMON = {
     "web_host": "0.0.0.0",
     "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on: the same, so it plays the same
     "web_port": 80,  # 0: no page served (the simulator without --web)
+    # below this many bytes free in the ESP-IDF heap (lwIP's and the Wi-Fi driver's), the
+    # server answers new connections 503 and the page and matrix say the board is short of memory
+    "net_min_free": 12288,
 }
 
 PRESETS = {

@@ -55,8 +55,8 @@ import time
 
 import host_sim
 from host_sim.clock import CLOCK
-from host_sim.world import ChipPace, Controls, Panel, SimExit, now_ms, parse_script
-from tools.common import chip_nodes_per_second
+from host_sim.world import (ChipPace, Controls, Panel, SimExit, now_ms, parse_script,
+                            chip_nodes_per_second)
 import machine
 
 MODES = ("ai", "two", "demo")
@@ -138,10 +138,12 @@ def parse_args(argv, prog="make sim"):
     p.add_argument("--headless", action="store_true",
                    help="no drawing, virtual clock; print each game's moves and result")
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
+    rate = chip_nodes_per_second()
     p.add_argument("--chip-speed", action="store_true",
-                   help="the AI takes about as long as on the chip: %s nodes/s, tools/data/chip.txt's "
-                        "instructions per node counted on the emulated chip at 107 M instructions/s, "
-                        "the slow end of 1.0-1.5 cycles an instruction" % format(chip_nodes_per_second(), ","))
+                   help="the AI takes about as long as on the chip: %s, tools/data/chip.txt's "
+                        "instructions per node (counted on the emulated chip) at the slow end of "
+                        "the chip's speed (docs/benchmarks.md#speed-on-the-chip)" % (
+                            "%s nodes/s" % format(rate, ",") if rate else "not in this copy (no tools/)"))
     p.add_argument("--no-book", action="store_true",
                    help="play without the opening book (firmware/book.bin), as a board without the file")
     p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")
@@ -162,6 +164,8 @@ def parse_args(argv, prog="make sim"):
     args = p.parse_args(argv)
     if args.flash is not None and args.temp_flash:
         p.error("--flash and --temp-flash: give one of them")
+    if args.chip_speed and not rate:
+        p.error("--chip-speed: this copy has no tools/data/chip.txt, the chip's speed record")
     return args
 
 

@@ -18,7 +18,6 @@ import time
 
 import host_sim
 from host_sim.clock import CLOCK
-from tools.common import chip_nodes_per_second  # the chip's speed: tools/data/chip.txt
 import machine  # the stub (host_sim put it on the path)
 
 CLICK_MS = 80
@@ -277,7 +276,12 @@ class Sim:
         self.cfg = load_config(preset, opts)
         self.panel = Panel(self.cfg)
         self.controls = Controls(self.cfg)
-        self.pace = ChipPace(self.cfg, chip_nodes_per_second()) if chip_speed else None
+        self.pace = None
+        if chip_speed:
+            rate = chip_nodes_per_second()
+            if not rate:
+                raise RuntimeError("chip_speed: this copy has no tools/data/chip.txt, the chip's speed record")
+            self.pace = ChipPace(self.cfg, rate)
         self.hw = hardware_setup.build(self.cfg)
         self.games = []
         self.app = build_app(self.cfg, self.hw, clock=time, seed=seed, listener=self._listen,
@@ -331,3 +335,14 @@ class Sim:
         """Perform an action and run until it is over, plus `settle` ms."""
         end = self.act(action, arg)
         self.run_for(end - now_ms() + settle)
+
+
+def chip_nodes_per_second():
+    """The chip's search speed for --chip-speed: tools.common.chip_nodes_per_second(), the one
+    source (tools/data/chip.txt's record); None in a copy of host_sim and firmware/ without
+    tools/ (a maker's build), which has no record to pace the search by."""
+    try:
+        from tools.common import chip_nodes_per_second as recorded
+    except ImportError:
+        return None
+    return recorded()

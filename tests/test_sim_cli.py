@@ -149,6 +149,15 @@ def test_a_bad_color_order_shows_the_firmware_message(tmp_path):
     assert_usage_error(r, "color_order must be one of", "BGR")
 
 
+def test_chip_speed_in_a_copy_without_tools_says_it_has_no_record(tmp_path):
+    """The chip's speed comes from tools/data/chip.txt alone (tools.common.chip_nodes_per_second):
+    a maker's copy of host_sim and firmware/ runs, and --chip-speed says why it cannot."""
+    root = copy_project(tmp_path)
+    assert run(["--help"], root=root, cwd=root).returncode == 0
+    r = run(["--headless", "--flash", str(tmp_path / "flash"), "--seconds", "1", "--chip-speed"], root=root, cwd=root)
+    assert_usage_error(r, "--chip-speed: this copy has no tools/data/chip.txt")
+
+
 def test_an_unknown_preset_is_one_clear_line(tmp_path):
     assert_usage_error(run(["--headless", "--flash", str(tmp_path), "--preset", "joystick"]),
                        "unknown preset 'joystick'")

@@ -289,6 +289,22 @@ def test_messages_are_plain_words_and_success_looks_like_success(browser, tmp_pa
             assert not any(word in text for word in ("/api", "POST", "HTTP", "token", "401", "403")), text
 
 
+def test_a_board_short_of_memory_is_said_on_the_page_and_then_no_more(browser, tmp_path):
+    """The network's heap below its floor: the server turns new connections away (503), and
+    the page, live on its stream, says the board is short of memory; then it is not."""
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        assert "short of memory" not in status(browser)
+        free = [1000]
+        board.server.net_free = lambda: free[0]
+        board.wait(lambda: "short of memory" in status(browser), seconds=5, what="said on the page")
+        assert board.request("GET", "/api/state")[0] == 503
+        free[0] = 10 ** 6
+        board.wait(lambda: "short of memory" not in status(browser), seconds=5, what="no more")
+        assert "Red to play" in status(browser)
+
+
 def test_the_replay_icons_are_drawn_not_font_glyphs(browser, tmp_path):
     """Was: the start and end buttons were the characters U+23EE and U+23ED, empty boxes
     on a phone without that font. The discs' marks are drawn too."""

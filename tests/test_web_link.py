@@ -132,14 +132,14 @@ def no_memory_banner(app):
 
 def test_wifi_that_does_not_fit_the_heap_is_said_and_the_game_goes_on(sim, monkeypatch):
     """Allocations failed on purpose where Wi-Fi on needs the heap most: loading the network
-    code (the app's factory), then building the web server (microdot, the API). Each time NO
+    code (the app's factory), then building the web server (connect4.net.server, the API). Each time NO
     MEMORY scrolls over the game, Wi-Fi stays off, the game is untouched, and it goes on."""
     app = sim.app
     sim.do("press")  # a first disc, so that "untouched" means something
     sim.run_until(lambda: app.board.count >= 1, 30000)
     factory = app.wifi_factory
 
-    def no_heap(*args):
+    def no_heap(*args, **kwargs):
         raise MemoryError("memory allocation failed, allocating 4096 bytes")
 
     app.wifi_factory = no_heap

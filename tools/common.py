@@ -104,8 +104,9 @@ def chip_instructions_per_node(size=None):
 def chip_nodes_per_second(ipn=None):
     """The chip's search speed, nodes a second: CHIP_IPS over `ipn` instructions per node
     (default: tools/data/chip.txt's record). Every figure of the chip's speed comes from
-    here: the simulator's --chip-speed and --help, the browser page, the benches' tables;
-    tests/test_doc_figures.py holds the docs to it."""
+    here: the simulator's --chip-speed and --help (through host_sim.world, which runs
+    without tools/ too), the browser page, the benches' tables; tests/test_doc_figures.py
+    holds the docs to it."""
     return CHIP_IPS // (ipn or chip_instructions_per_node())
 
 
@@ -133,6 +134,12 @@ CHIP_PLY_BYTES = 460
 CHIP_ENGINE_BASE = 2_340
 CHIP_APP_BASE = 3_556
 CHIP_FRAME_BYTES = -(-CHIP_ENGINE_BASE // 7)  # 335
+# What the board holds under engine_main's module frame when the REPL imports it (the
+# REPL's <stdin> frame and the import's C frames), which the frames' model above left out:
+# measured by `make chip-test` (tests/chip/test_engine_on_chip.py, 2026-11-26) as 5,500
+# bytes at the protocol's StreamLines.ready against the model's 4,815 for the frames
+# there, so 685, rounded up.
+CHIP_REPL_IMPORT_BYTES = 704
 STACK_BUDGET = CHIP_STACK_LIMIT - CHIP_STACK_MARGIN  # 13,312 bytes: the deepest chain's most
 
 

@@ -15,6 +15,7 @@ import os
 import pytest
 
 from tools.board import image
+from tools.common import ROOT
 from tools.chip.emulator import Chip, find_firmware, find_qemu, flash_image
 
 
@@ -32,6 +33,10 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "tests/chip/" in item.nodeid.replace(os.sep, "/"):
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+LOGS = os.path.join(ROOT, "build", "chip-logs")
+os.makedirs(LOGS, exist_ok=True)
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +58,8 @@ def chip(tmp_path, deployed, firmware_bytes, request):
     def make(extra=(), wifi=True, http_to=None):
         flash = tmp_path / ("flash%d.bin" % len(made))
         flash.write_bytes(flash_image(firmware_bytes, deployed, extra))
-        log = open(tmp_path / ("uart%d.log" % len(made)), "wb")
+        # the UART, kept where pytest's rotation of its temporary folders leaves it
+        log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
         kwargs = {"http_to": http_to} if http_to else {}
         c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, **kwargs)
         made.append((c, log))

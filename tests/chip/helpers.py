@@ -1,6 +1,7 @@
 """What the chip tests do with an emulated board: reach its REPL, run the app's probe, read its lines."""
 import functools
 import os
+import re
 
 from tools.chip.emulator import ChipStalled
 
@@ -40,12 +41,8 @@ def parse_fields(line):
 def gc_heap(text):
     """Every `GC: total: T, used: U, free: F` of micropython.mem_info() in `text`: [(T, U, F)].
     (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)"""
-    out = []
-    for ln in text.splitlines():
-        if ln.startswith("GC: total: "):
-            f = [int(part.split(":")[1].split()[0].rstrip(",")) for part in ln[4:].split(", ")[:3]]
-            out.append(tuple(f))
-    return out
+    return [tuple(int(x) for x in m) for m in
+            re.findall(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)]
 
 
 def wait_lines(c, marker, until, timeout):

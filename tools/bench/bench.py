@@ -30,7 +30,11 @@ Every figure is measured in this run:
      top level's chip time per move and results against the tutorial AI
      adapted to the size; on the sizes it solves, every move checked by a
      brute-force solver;
-  8. against people (tools/bench/people.py): the top level with its book as
+  8. the web server (`--only web`): what one request costs in the MicroPython VM
+     (tools/web/request_cost.py, and its chip estimate), and, on the simulator,
+     the requests answered a second and the slowest answer while a peer holds
+     ten idle sockets and four clients poll (tools/web/load.py);
+  9. against people (tools/bench/people.py): the top level with its book as
      first and second player against the perfect player erring at 2-50%,
      levels 1-8, the tutorial and threat-aware AIs and the random mover, every
      move judged by bitbully (W-D-L, games that kept a win or a given draw,
@@ -470,6 +474,9 @@ def main(argv=None):
         ipn = speed_and_memory(args, say)
     else:
         ipn = recorded_ipn()[0]
+    if run("web"):
+        say.part("web")
+        web_table(say, args.quick)
     with multiprocessing.Pool(args.jobs) as pool:
         if run("accuracy"):
             say.part("accuracy")
@@ -502,7 +509,7 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("chip", "speed", "accuracy", "levels", "perfect", "sets", "ladder", "sizes", "people")
+SECTIONS = ("chip", "speed", "web", "accuracy", "levels", "perfect", "sets", "ladder", "sizes", "people")
 
 
 def size_ipn():
@@ -544,31 +551,62 @@ def speed_and_memory(args, say):
 
     if mpvm.available():
         say.part("memory")
-        f = memory.measure()
-        kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
-        say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
-        say()
-        say("| what | heap |")
-        say("|---|---:|")
-        say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
-        say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
-            kb(f["table"]), kb(f["app"])))
-        say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
-        say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
-            memory.GAME_LEVEL, kb(f["game_peak"])))
-        say("| bytes allocated per search node | %d |" % f["per_node"])
-        say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
-            kb(f["replaced_bytecode"]), kb(f["native"])))
-        say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
-            % kb(f["footprint"]))
-        say("| Wi-Fi on: the web server (microdot, API, routes, pairing, scrolling text), the table "
-            "shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
-        say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
-        say()
-        say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
-            kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
-        say()
+        memory_table(say)
     return ipn
+
+
+def memory_table(say):
+    """The firmware's heap in the MicroPython VM (tools/mpvm/memory.py), as the page shows it."""
+    f = memory.measure()
+    kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
+    say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
+    say()
+    say("| what | heap |")
+    say("|---|---:|")
+    say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
+    say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
+        kb(f["table"]), kb(f["app"])))
+    say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
+    say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
+        memory.GAME_LEVEL, kb(f["game_peak"])))
+    say("| bytes allocated per search node | %d |" % f["per_node"])
+    say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
+        kb(f["replaced_bytecode"]), kb(f["native"])))
+    say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
+        % kb(f["footprint"]))
+    say("| Wi-Fi on: the link and radio, the web server (its own HTTP layer), API, pairing, scrolling "
+        "text, the table shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
+    say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
+    say()
+    say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
+        kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
+    say()
+
+
+def web_table(say, quick):
+    """The web server: a request's cost (the MicroPython VM) and its answers under idle sockets."""
+    from tools.web import load, request_cost
+    from connect4.net import server
+    say("### Web server")
+    say()
+    say("| what | figure |")
+    say("|---|---:|")
+    if mpvm.available():
+        ms, size = request_cost.measure(50 if quick else 200)
+        say("| one `GET /api/state` (%d bytes) taken, read, answered and closed, MicroPython VM | %.2f ms |"
+            % (size, ms))
+        say("| the same on the chip (estimate: bytecode %d times slower than the VM) | %.1f ms |"
+            % (request_cost.CHIP_FACTOR, ms * request_cost.CHIP_FACTOR))
+    f = load.measure(2.0 if quick else 10.0)
+    say("| %d idle sockets and %d clients polling `GET /api/state` (simulator, this host): requests "
+        "answered a second | %.0f |" % (f["idle"], f["pollers"], f["per_second"]))
+    say("| the slowest answer under that load | %.0f ms |" % (1000 * f["slowest"]))
+    say("| answers other than 200 (503, timeouts, resets) | %d |" % (sum(f["statuses"].values()) - f["answered"]))
+    say()
+    say("The idle clients open another socket %d ms after the server closes one (tools/web/load.py); a "
+        "new connection takes the slot of the oldest one still waiting for its request once that one has "
+        "waited %d ms (GRACE_MS in connect4/net/server.py)." % (1000 * load.IDLE_PAUSE, server.GRACE_MS))
+    say()
 
 
 def stack_table(say):

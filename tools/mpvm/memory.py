@@ -25,8 +25,9 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   figures hold the same functions as bytecode, which the chip never loads
   (replaced_bytecode: the bytecode of the plain .mpy minus that of the
   rv32imc one);
-- web: heap held by the web server built on the app (microdot from /lib, the
-  API, pairing, the scrolling text; no sockets: the VM has none);
+- web: heap held by Wi-Fi on: the link and radio modules, the web server built
+  on the app (connect4.net.server, the project's own HTTP layer; the API,
+  pairing, the face), the scrolling text; no sockets: the VM has none;
   web_with_table: the same once the AI's table is shrunk as Wi-Fi on does
   (config tt_entries_wifi); footprint_web: footprint + web_with_table;
 - footprint: the larger peak + native (+ viper rodata/bss, which the chip puts
@@ -140,7 +141,7 @@ def report(f):
         "  native code (rv32imc)     %s (outside the GC heap; replaces %s of bytecode)" % (
             kb(f["native"]), kb(f["replaced_bytecode"])),
         "  footprint on the chip     %s = larger peak + native code - replaced bytecode" % kb(f["footprint"]),
-        "  Wi-Fi on                 +%s (the link and radio modules, microdot, the API, its routes; no sockets in the VM)" % kb(f["web"]),
+        "  Wi-Fi on                 +%s (the link and radio modules, the server, the API, its routes; no sockets in the VM)" % kb(f["web"]),
         "  ... with the Wi-Fi table +%s (the AI's table shrunk to %s)" % (kb(f["web_with_table"]),
                                                                         kb(f["web_table"])),
         "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: docs/benchmarks.md)" % kb(f["footprint_web"]),

@@ -131,10 +131,10 @@ def steps():
     yield
 
     # Wi-Fi on: the menu's link (the board's factory: connect4.net.link and the radio's
-    # wifi.py over the `network` stub), the web server (microdot from /lib, the API, the
-    # routes), a pairing and the scrolling text, built as the link builds them; this VM has
-    # no sockets, so the server is built but not listening, and one state answer is made.
-    sys.path.append('/firmware/lib')  # the board's /lib
+    # wifi.py over the `network` stub), the web server (connect4.net.server, the API, the
+    # routes, its page buffer), a pairing and the scrolling text, built as the link builds
+    # them; this VM has no sockets, so the server is built but not listening, and one state
+    # answer is made.
     live = held(base)
     from connect4.net.server import Server
     from connect4.net.pairing import Pairing

@@ -14,7 +14,9 @@ a button press would).
 Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
   GET  /api/state     {"moves", "mode", "level", "turn", "thinking", "result",
                        "winning", "state", "human", "first", "levels", "games",
-                       "nodes", "brightness", "columns", "rows"}
+                       "nodes", "brightness", "columns", "rows", "low_memory"}
+                      (low_memory: the network is short of memory, and the server turns
+                      new connections away with 503 until it is not)
   POST /api/pair      {"code": "1234"} -> {"token": "..."}
   POST /api/move      {"column": 1-columns}; 409 when it is not a person's turn
   POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
@@ -82,10 +84,13 @@ class Api:
         self.pairing = pairing
         self.netconf = netconf
         self.games_source = games  # callable returning a list of game dicts, or None
+        self.low_memory = False  # set by the server (connect4.net.server): shown on the page
 
     # ---- reads
     def state(self):
-        return 200, self.face.snapshot()
+        out = self.face.snapshot()
+        out["low_memory"] = self.low_memory
+        return 200, out
 
     def settings(self):
         out = self.face.settings()

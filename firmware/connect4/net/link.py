@@ -60,8 +60,9 @@ class Link:
         elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
-            self.server = Server(face, Pairing(), self.netconf).start(self.cfg["web_host"],
-                                                                     self.cfg["web_port"])
+            cfg = self.cfg
+            self.server = Server(face, Pairing(), self.netconf, net_free=wifi.net_free,
+                                 min_free=cfg["net_min_free"]).start(cfg["web_host"], cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
             face.set_pump(None)
         self.show(now)
