@@ -312,7 +312,7 @@ class Firmware:
         self.code_shown = None  # the pairing code last printed (--web)
         if args.web:
             from connect4.net.pairing import Pairing
-            self.pairing = Pairing()
+            self.pairing = Pairing(cfg["flash_dir"])  # paired phones kept on its flash
 
     def web_line(self):
         """--web: the address and the current pairing code (the terminal board's last line)."""
@@ -322,13 +322,16 @@ class Firmware:
                                                        self.pairing.code)
 
     def new_code(self):
-        """--web --headless: print a pairing code drawn after wrong ones locked pairing."""
-        code = self.pairing.code
+        """--web --headless: print a pairing code drawn after wrong ones locked pairing, or
+        after the paired phones were forgotten."""
+        pairing = self.pairing
+        code = pairing.code
         if code != self.code_shown:
             from connect4.net.pairing import MAX_TRIES, LOCK_MS
             self.code_shown = code
-            print("web: new pairing code %s (after %d wrong codes; pairing is locked for %d s)"
-                  % (code, MAX_TRIES, LOCK_MS // 1000), flush=True)
+            why = ("after %d wrong codes; pairing is locked for %d s" % (MAX_TRIES, LOCK_MS // 1000)
+                   if pairing.locked_at is not None else "the paired phones were forgotten")
+            print("web: new pairing code %s (%s)" % (code, why), flush=True)
 
     def serve(self, app):
         """--web: the firmware's server on the running app (kept across restarts of the app)."""

@@ -170,7 +170,7 @@ def parse_script(text):
     Returns [(time_ms, action, arg)]. '#' starts a comment.
 
     `TIME menu ITEM [MS]` walks a menu just opened (at its first item) to the item
-    named (connect4.app.menu.ITEMS: mode, level, ..., size, wifi, stats, games, back), one
+    named (connect4.app.menu.ITEMS: mode, level, ..., size, wifi, phones, stats, games, back), one
     right turn every MS ms (default MENU_STEP_MS), so a script names the item it
     wants rather than counting turns that a new item would shift; the next line's
     `+ms` counts from the last turn.

@@ -108,12 +108,12 @@ def test_deploy_commands(port):
 
     # First mpy-cross, once a module, with its name on the board (-s) for tracebacks.
     compile_ = cmds[:len(compiled)]
-    assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/boot.py",
+    assert ["mpy-cross", "-march=rv32imc", "-O3", "-s", "connect4/boot.py",
             "-o", "build/mpy/connect4/boot.mpy", "firmware/connect4/boot.py"] in compile_
-    assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/engine/core.py",
+    assert ["mpy-cross", "-march=rv32imc", "-O3", "-s", "connect4/engine/core.py",
             "-o", "build/mpy/connect4/engine/core.mpy", "firmware/connect4/engine/core.py"] in compile_
     assert sorted(map(tuple, compile_)) == sorted(
-        ("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
+        ("mpy-cross", "-march=rv32imc", "-O3", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
         for f in compiled)
     assert "connect4/net/server.py" in compiled  # the web server is a firmware module: no library
 

@@ -28,6 +28,7 @@ import time
 import pytest
 
 from chromium import MISSING, phone
+from connect4.app.menu import ITEMS
 from tools import mpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -213,17 +214,17 @@ def test_the_menu_opens_with_a_long_press_and_says_its_item_and_value_beside_the
     wait(browser, "c4.state.state === 'menu'", 5, "the menu after a long press")
     box = browser.find_element("id", "menu-words")
     assert box.is_displayed() and box.get_attribute("aria-live") == "polite"
-    assert box.text == "Menu, 1 of 10: Mode: against the AI. Press to change it."
+    assert box.text == "Menu, 1 of %d: Mode: against the AI. Press to change it." % len(ITEMS)
     assert c4(browser, "document.getElementById('board').contains(document.getElementById('menu-words'))")
     assert text(browser, "status").startswith("The menu is open")
     level = c4(browser, "c4.boot.settings.level")
     click(browser, "right")
-    wait(browser, "document.getElementById('menu-words').textContent.startsWith('Menu, 2 of 10: Level: %d of 8.')"
-         % level, 5, "the level item in words")
+    wait(browser, "document.getElementById('menu-words').textContent.startsWith('Menu, 2 of %d: Level: %d of 8.')"
+         % (len(ITEMS), level), 5, "the level item in words")
     click(browser, "select")
     click(browser, "right")
     wait(browser, "document.getElementById('menu-words').textContent === "
-         "'Menu, 2 of 10: Level: %d of 8. Turn to change it, press to keep it.'" % min(8, level + 1), 5)
+         "'Menu, 2 of %d: Level: %d of 8. Turn to change it, press to keep it.'" % (len(ITEMS), min(8, level + 1)), 5)
     click(browser, "select", 1200)
     wait(browser, "c4.state.state !== 'menu'", 5, "the menu closed by a long press")
     wait(browser, "document.getElementById('menu-words').hidden", 5)

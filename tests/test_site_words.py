@@ -137,6 +137,24 @@ def test_the_menu_words_follow_the_real_menu_as_it_is_turned():
     assert "against level" in words.menu(app.menu) or "two players" in words.menu(app.menu)
 
 
+def test_the_phones_item_says_keep_or_forget_as_it_is_turned():
+    """The menu's phones item (issue 32): its words follow the LEDs' phone, crossed out when
+    turned to "forget"; a page in a browser has no Wi-Fi, so none are paired there."""
+    rig = Rig("words_phones")
+    app = rig.app
+    rig.press()
+    rig.long_press()
+    rig.turn(ITEMS.index("phones"))
+    n = "Menu, %d of %d: Paired phones: " % (ITEMS.index("phones") + 1, len(ITEMS))
+    assert words.menu(app.menu) == n + "none (a page in a browser has no Wi-Fi). Press to change it."
+    rig.press()
+    assert words.menu(app.menu) == n + "keep them. Turn to change it, press to keep it."
+    rig.turn(1)
+    assert app.menu.forget
+    assert words.menu(app.menu) == n + "forget them all. Turn to change it, press to keep it."
+    rig.press()  # confirmed: no link in a browser, nothing to forget
+    assert not app.menu.editing and words.menu(app.menu).startswith(n + "none")
+
 def test_blunders_book_and_forced_moves_are_named_as_such():
     def kind(moves, ai=None):
         board = Board(moves)

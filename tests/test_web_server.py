@@ -142,6 +142,36 @@ def test_live_events_follow_the_game(board):
     board.wait(lambda: board.server.streams == 0, what="the stream closed")
 
 
+def test_a_page_checks_its_token_and_forgetting_every_phone_is_heard_live(board):
+    """Issue 32: GET /api/state says whether the token sent is paired; POST /api/forget drops
+    every phone, and the live events' "revoked" tells every page to check its own."""
+    auth = board.pair()
+    other = board.pair()
+    assert board.request("GET", "/api/state", headers=auth)[1]["paired"] is True
+    assert board.request("GET", "/api/state")[1]["paired"] is False
+    assert board.request("POST", "/api/forget", {})[0] == 401
+    s = socket.create_connection(("127.0.0.1", board.port), timeout=10)
+    try:
+        s.sendall(b"GET /api/events HTTP/1.0\r\n\r\n")
+        buf = b""
+        while b"\n\n" not in buf.split(b"event: state\ndata: ", 1)[-1]:
+            buf += s.recv(4096)
+        first = json.loads(buf.split(b"event: state\ndata: ", 1)[1].split(b"\n\n")[0])
+        assert first["revoked"] == 0 and "paired" not in first
+        assert board.request("POST", "/api/forget", {}, other) == (200, {"forgotten": True})
+        while b'"revoked": 1' not in buf:
+            chunk = s.recv(4096)
+            assert chunk, buf
+            buf += chunk
+    finally:
+        s.close()
+    for a in (auth, other):
+        assert board.request("GET", "/api/state", headers=a)[1]["paired"] is False
+        assert board.request("POST", "/api/move", {"column": 4}, a)[0] == 401
+    with open(os.path.join(board.flash_dir, "paired.bin"), "rb") as f:
+        assert f.read() == b""  # forgotten on flash too
+
+
 def test_a_quiet_live_stream_says_it_is_alive_in_an_event_the_page_hears(board):
     """A comment never reaches a page's script: a quiet stream sends `event: alive`, so a page
     that hears nothing for a few KEEPALIVE_MS knows the board is gone (turned off, out of range)."""

@@ -23,12 +23,12 @@ def free_port():
 
 
 class WebBoard:
-    def __init__(self, flash_dir, settings=None, chip_speed=False, games=None):
+    def __init__(self, flash_dir, settings=None, chip_speed=False, games=None, port=None):
         self.flash_dir = flash_dir
         self.settings = settings or {}
         self.chip_speed = chip_speed
         self.games = games
-        self.port = free_port()
+        self.port = port or free_port()  # the same port again: the same board started again
         self.sim = None
         self.server = None
         self.error = None
@@ -53,7 +53,8 @@ class WebBoard:
             self.sim = Sim(self.flash_dir, seed=3, chip_speed=self.chip_speed)
             CLOCK.make_real()
             from connect4.app.face import Face
-            self.server = Server(Face(self.sim.app), Pairing(), NetConf(os.path.join(self.flash_dir, "")).load(),
+            flash = os.path.join(self.flash_dir, "")
+            self.server = Server(Face(self.sim.app), Pairing(flash), NetConf(flash).load(),
                                  games=self.games).start("127.0.0.1", self.port)
             self.ready.set()
             while not self.stop_flag:

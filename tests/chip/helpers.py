@@ -1,12 +1,9 @@
 """What the chip tests do with an emulated board: reach its REPL, run the app's probe, read its lines."""
 import functools
-import os
 import re
 
 from tools.chip.emulator import ChipStalled
 
-PROBE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                     "tools", "chip", "app_probe.py")
 
 
 def repl(c):
@@ -15,13 +12,10 @@ def repl(c):
 
 
 def run_probe(c, **probe):
-    """Start tools/chip/app_probe.py (the app as main.py runs it, reporting) from the raw REPL;
-    returns at once: read its lines with c.read_until."""
-    with open(PROBE, "rb") as f:
-        src = f.read()
-    c.write("PROBE = %r\n" % (probe,))
-    c.write(src)
-    c.write(b"\x04")
+    """Start tools/chip/app_probe.py (the app as main.py runs it, reporting; on the flash as
+    /app_probe.mpy) from the raw REPL; returns at once: read its lines with c.read_until."""
+    c.write("import sys\nsys.modules.pop('app_probe', None)\nsys.argv[:] = ['app_probe', %r]\n"
+            "import app_probe\n\x04" % repr(probe))
     c.read_until(b"OK", timeout=60)
 
 

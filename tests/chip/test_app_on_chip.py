@@ -124,6 +124,7 @@ def test_wifi_the_page_and_a_whole_game_through_the_api(chip):
         moves = 0
         deadline = time.monotonic() + 900
         while time.monotonic() < deadline:
+            c.check_alive(STALL_S)  # the board reports every 2 s: silence is the emulator's stall
             status, _, body = api.request("GET", "/api/state")
             if status != 200:
                 continue

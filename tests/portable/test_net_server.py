@@ -4,7 +4,8 @@ Parsing a request that comes in pieces, every status, the page through the one s
 buffer to clients that take a little at a time, the slots (the oldest idle one makes
 room once it has had GRACE_MS; 503 only when none is waiting for its request), idle and stuck clients closed, live events, the
 network short of memory (503, said once, the state's flag, and back), a MemoryError in a
-handler (503, and the next request served), and a route added as one line."""
+handler (503, and the next request served), a route added as one line, and the pairing
+routes: the state told the Authorization header, the forget, `revoked` on the live stream."""
 import json
 
 from connect4.app.face import Face
@@ -258,11 +259,11 @@ def test_a_memory_error_in_a_handler_is_a_503_and_the_next_request_is_served():
     api = server.api
     calls = []
 
-    def state():
+    def state(auth=None):
         calls.append(1)
         if len(calls) == 1:
             raise MemoryError("memory allocation failed, allocating 2048 bytes")
-        return type(api).state(api)
+        return type(api).state(api, auth)
     api.state = state
     try:
         s = ask(rig, listener, get(b"/api/state"))
@@ -304,4 +305,27 @@ def test_a_route_is_one_line_of_the_table():
         assert ask(rig, listener, get(b"/api/echo")).status() == 405
     finally:
         server_mod.ROUTES = routes
+        unlisten()
+
+
+def test_the_state_says_if_the_token_sent_is_paired_and_a_forget_is_heard_live():
+    """Issue 32 over this server: GET /api/state is handed the Authorization header (route
+    kind 3), POST /api/forget is a route, and the live events carry `revoked`, not `paired`."""
+    rig, server, listener = setup("srv13")
+    try:
+        live = ask(rig, listener, get(b"/api/events"), eof=False)
+        first = json.loads(events(live)[0][1])
+        assert first["revoked"] == 0 and "paired" not in first
+        auth = pair(rig, server, listener)
+        assert json.loads(ask(rig, listener, get(b"/api/state", auth)).body())["paired"] is True
+        assert json.loads(ask(rig, listener, get(b"/api/state")).body())["paired"] is False
+        assert ask(rig, listener, post(b"/api/forget", b"{}")).status() == 401
+        s = ask(rig, listener, post(b"/api/forget", b"{}", auth))
+        assert s.status() == 200 and json.loads(s.body()) == {"forgotten": True}, s.got
+        assert json.loads(ask(rig, listener, get(b"/api/state", auth)).body())["paired"] is False
+        rig.run_for(400)
+        last = json.loads([d for e, d in events(live) if e == "state"][-1])
+        assert last["revoked"] == 1 and "paired" not in last
+        assert ask(rig, listener, get(b"/api/forget")).status() == 405
+    finally:
         unlisten()

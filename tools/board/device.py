@@ -19,9 +19,9 @@ Deploy layout on the board (the firmware tree lands at `/`, so `connect4`
 imports from the root exactly as `tools/bench/chipbench.py` expects):
 - `main.py` stays source: MicroPython runs the `main.py` file, never main.mpy.
 - `config.py` stays source: makers edit it (on the board too, with mpremote edit).
-- every other module is compiled with `mpy-cross -march=rv32imc` (viper and
-  native code need the chip's native target, and .mpy saves the heap the
-  compiler would use at import), and `-s` with its path on the board
+- every other module is compiled with `mpy-cross -march=rv32imc -O3` (MPY_FLAGS:
+  viper and native code need the chip's native target, .mpy saves the heap the
+  compiler would use at import, -O3 leaves line numbers out), and `-s` with its path on the board
   (`connect4/boot.py`): tracebacks and error.log name the board's file, not
   the host's `firmware/connect4/boot.py`.
 - the web server (connect4/net/server.py) is the project's own, a firmware
@@ -62,6 +62,10 @@ OBSOLETE = tuple("/lib/microdot/%s.%s" % (name, ext) for name in ("__init__", "h
 # Files in firmware/ that are not firmware modules (the mip manifest).
 SKIP = ("package.json",)
 BAUD = 460800
+# mpy-cross for the chip: its native target (viper), and -O3: no line numbers in the
+# bytecode (tracebacks name the file and the function, the line reads 1), 6% less code in
+# the heap, which the chip's Wi-Fi needs (docs/developer.md#tracebacks-name-the-boards-files)
+MPY_FLAGS = ["-march=rv32imc", "-O3"]
 
 
 def tool(name):
@@ -148,7 +152,7 @@ def prepare_script(dirs, stale):
 
 def build_commands(build=BUILD):
     mpy_cross = tool("mpy-cross")
-    return [[mpy_cross, "-march=rv32imc", "-s", board_source(src), "-o", target, src]
+    return [[mpy_cross] + MPY_FLAGS + ["-s", board_source(src), "-o", target, src]
             for src, target in plan(build)[0]]
 
 

@@ -1,7 +1,9 @@
 # Runs inside MicroPython: on the emulated chip, sent by tests/chip/ through the raw REPL.
 """The app as main.py runs it, reporting on the UART what the chip-in-the-loop tests read.
 
-The test sets PROBE (a dict) in the same raw-REPL run before this source:
+The test puts it on the flash compiled (/app_probe.mpy: its own heap is then only its
+bytecode, about 2 KB, counted in every figure below) and runs
+`import sys; sys.argv[:] = ["app_probe", "{...}"]; import app_probe`, the dict's keys:
   report_ms  how often a `probe heap ...` line is printed (emulated ms)
   run_ms     stop the app after this long (0: never)
   wifi       turn Wi-Fi on through the menu's own path (App.wifi) at start (the saved switch
@@ -30,6 +32,7 @@ of their own: the figure is an upper bound).
 import gc
 import esp32
 import micropython
+import sys
 import time
 from time import ticks_ms, ticks_diff, ticks_us
 
@@ -37,7 +40,7 @@ from connect4 import boot
 from connect4.app import turn
 from connect4.hw import display, input as hw_input
 
-_P = globals().get("PROBE", {})
+_P = eval(sys.argv[1]) if len(sys.argv) > 1 else {}
 _REPORT_MS = _P.get("report_ms", 1000)
 _RUN_MS = _P.get("run_ms", 0)
 _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
@@ -68,9 +71,9 @@ _wrap(hw_input.Input, "pressed")
 
 def _idf():
     free = largest = 0
-    for h in esp32.idf_heap_info(esp32.HEAP_DATA):
-        free += h[2]
-        largest = max(largest, h[3])
+    for h in esp32.idf_heap_info(esp32.HEAP_DATA):  # (total, free, largest free block, least free)
+        free += h[1]
+        largest = max(largest, h[2])
     return free, largest
 
 

@@ -131,6 +131,7 @@ class Chip:
         self._qmp({"execute": "qmp_capabilities"})
         self.out = bytearray()
         self.seen = 0
+        self.heard = time.monotonic()
         self.levels = 0xFFFFFFFF
         for pin in hold:
             self.levels &= ~(1 << pin)
@@ -224,11 +225,12 @@ class Chip:
         self.uart.settimeout(timeout)
         try:
             chunk = self.uart.recv(65536)
-        except socket.timeout:
+        except (socket.timeout, BlockingIOError):  # nothing yet (a timeout of 0: at once)
             return False
         if not chunk:
             raise ChipError("the UART closed (the emulator died?)\n" + self.tail())
         self.out += chunk
+        self.heard = time.monotonic()
         if self.log is not None:
             self.log.write(chunk)
             self.log.flush()
@@ -257,6 +259,14 @@ class Chip:
                                   % (stall, marker, self.pc(), self.tail()))
             if self._pump(min(left, 0.5)):
                 heard = time.monotonic()
+
+    def check_alive(self, stall):
+        """Take what the UART has printed; ChipStalled if it has been silent `stall` seconds
+        (for a test busy elsewhere, e.g. with HTTP, while the board prints its reports)."""
+        while self._pump(0):
+            pass
+        if time.monotonic() - self.heard > stall:
+            raise ChipStalled("the UART silent for %d s (pc %s); it said:\n%s" % (stall, self.pc(), self.tail()))
 
     def drain(self, seconds=0.2):
         end = time.monotonic() + seconds

@@ -52,6 +52,7 @@ NODES = (1000, 3000)
 GAME_LEVEL = 5  # a quick opponent: the top level's search is measured on its own
 STUBS = os.path.join(mpvm.ROOT, "host_sim", "stubs")
 PROBE = common.path(common.MEMORY_PROBE)
+VM_FLAGS = [f for f in device.MPY_FLAGS if not f.startswith("-march")]  # deploy's, for the VM's bytecode
 
 
 def _mpy_cross(args):
@@ -82,7 +83,7 @@ def build_vm_image(dest):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(plain, "w") as f:
             f.write(plain_text)
-        _mpy_cross(["-o", target, "-s", device.board_source(src), plain])
+        _mpy_cross(VM_FLAGS + ["-o", target, "-s", device.board_source(src), plain])
     shutil.rmtree(os.path.join(dest, "plain"))
     return native
 
@@ -96,7 +97,7 @@ def native_sizes(build, image, sources):
         if src not in sources:
             continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        _mpy_cross(["-march=rv32imc", "-s", device.board_source(src), "-o", target, src])
+        _mpy_cross(device.MPY_FLAGS + ["-s", device.board_source(src), "-o", target, src])
         chip = mpyinfo.file_sizes(target)
         vm = mpyinfo.file_sizes(os.path.join(image, os.path.relpath(target, build)))
         total["native"] += chip["native"]

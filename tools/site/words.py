@@ -20,8 +20,8 @@ from connect4.engine import levels
 
 MODES = {"ai": "against the AI", "two": "two players", "demo": "demo"}
 ITEM_NAMES = {"mode": "Mode", "level": "Level", "first": "Who starts", "blunder": "Blunders",
-              "brightness": "Brightness", "size": "Board size", "wifi": "Wi-Fi", "stats": "Statistics",
-              "games": "Recorded games", "back": "Back"}
+              "brightness": "Brightness", "size": "Board size", "wifi": "Wi-Fi",
+              "phones": "Paired phones", "stats": "Statistics", "games": "Recorded games", "back": "Back"}
 FIRSTS = {"red": "red (you, against the AI)", "yellow": "yellow (the AI, against the AI)",
           "alternate": "each side in turn", "loser": "the loser of the last game"}
 RESULTS = ("red won", "yellow won", "a draw", "left unfinished")  # connect4.app.records' results
@@ -145,6 +145,10 @@ def _value(key, m):
         return "%s columns, %s rows" % (cols, rows)
     if key == "wifi":
         return "on" if m.wifi_on else "off (a page in a browser has none: turning it on fails)"
+    if key == "phones":  # turned to "forget": the LEDs' phone crossed out
+        if m.editing:
+            return "forget them all" if m.forget else "keep them"
+        return "none (a page in a browser has no Wi-Fi)"
     if key == "stats":
         return "at level %d, %s" % (s["level"], _record(m.table()["ai"][s["level"] - 1]))
     return ""

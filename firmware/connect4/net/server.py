@@ -60,13 +60,14 @@ REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
            507: "Insufficient Storage"}
 SHORT = "the board is short of memory: try again"
 # The API's routes: (method, path, the Api method, what it is handed: 0 nothing, 1 the body,
-# 2 the Authorization header and the body). A route is one line here.
+# 2 the Authorization header and the body, 3 the Authorization header). A route is one line here.
 ROUTES = (
-    ("GET", "/api/state", "state", 0),
+    ("GET", "/api/state", "state", 3),
     ("GET", "/api/settings", "settings", 0),
     ("POST", "/api/settings", "set_settings", 2),
     ("GET", "/api/games", "games", 0),
     ("POST", "/api/pair", "pair", 1),
+    ("POST", "/api/forget", "forget", 2),
     ("POST", "/api/move", "move", 2),
     ("POST", "/api/new", "new", 2),
 )
@@ -251,7 +252,7 @@ class Server:
             self.tick = now
             try:
                 self._short(now)
-                text = json.dumps(self.api.state()[1])
+                text = json.dumps(self.api.live())
             except Exception as e:  # (a MemoryError): the live pages hear it next time
                 self._fail(e)
         i = len(conns)
@@ -442,7 +443,8 @@ class Server:
                 if m == method:
                     fn = getattr(self.api, name)
                     try:
-                        status, data = fn() if takes == 0 else fn(body) if takes == 1 else fn(c.auth, body)
+                        status, data = (fn() if takes == 0 else fn(body) if takes == 1
+                                        else fn(c.auth) if takes == 3 else fn(c.auth, body))
                     except MemoryError:  # the game untouched (handlers only queue writes)
                         status, data = 503, {"error": SHORT}
                     except Exception as e:
@@ -473,7 +475,7 @@ class Server:
             self.tick = now  # the first live stream: its next look in EVENT_MS
         self.streams += 1
         c.state = _STREAM
-        c.last = text = json.dumps(self.api.state()[1])
+        c.last = text = json.dumps(self.api.live())
         self._answer(c, _head(200, "text/event-stream") + b"event: state\ndata: " + text.encode() + b"\n\n", now)
 
     def _error(self, c, status, now):
