@@ -140,9 +140,9 @@ def parse_args(argv, prog="make sim"):
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
     rate = chip_nodes_per_second()
     p.add_argument("--chip-speed", action="store_true",
-                   help="the AI takes about as long as on the chip: %s, the reproducible "
-                        "estimate of tools/data/chip.txt; the real C3 firmware measured 1.3-1.9x "
-                        "faster (19,400-29,100 nodes/s)" % (
+                   help="the AI takes about as long as on the chip: %s, tools/data/chip.txt's "
+                        "instructions per node (counted on the emulated chip) at the slow end of "
+                        "the chip's speed (docs/benchmarks.md#speed-on-the-chip)" % (
                             "%s nodes/s" % format(rate, ",") if rate else "not in this copy (no tools/)"))
     p.add_argument("--no-book", action="store_true",
                    help="play without the opening book (firmware/book.bin), as a board without the file")

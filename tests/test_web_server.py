@@ -402,7 +402,7 @@ def test_a_thousand_malformed_requests_leave_the_server_serving_and_the_game_unc
 
 def test_the_page_answers_within_half_a_second_while_the_ai_thinks(tmp_path, monkeypatch):
     """Counted in polls of the search, not in host time: each poll is poll_interval nodes,
-    about 15 ms at the chip's estimate (tools.common.chip_nodes_per_second()). Counted by the
+    about 14 ms at the chip's speed (tools.common.chip_nodes_per_second()). Counted by the
     server, from taking a connection to having answered it: the test's client shares the
     host (and, as a thread, Python's lock) with the search, so its own delays are not the
     board's; each poll sleeps a little on the host so that the client gets its turns."""

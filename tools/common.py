@@ -4,6 +4,7 @@ Host only (CPython); it imports nothing from the firmware, so any tool can
 use it. Scripts run as `python tools/<job>/<name>.py` put the repository root
 on sys.path themselves (two lines at their top) before importing this.
 """
+import hashlib
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "tools")
 DATA = os.path.join(TOOLS, "data")
-CHIP_FILE = os.path.join(DATA, "chip.txt")  # instructions per node (tools/bench/instr_per_node.py)
+CHIP_FILE = os.path.join(DATA, "chip.txt")  # instructions per node on the chip (tools/chip/speed.py)
 
 # The scripts that run inside MicroPython (the board, the VM, the unix port),
 # relative to ROOT. Each starts with MICROPYTHON_MARK; tests/test_tools.py
@@ -42,15 +43,41 @@ def path(rel):
     return os.path.join(ROOT, *rel.split("/"))
 
 
-# Instructions per second assumed for the ESP32-C3 at 160 MHz: the chip's time
-# per move is estimated as nodes x instructions per node / CHIP_IPS.
-CHIP_IPS = 100_000_000
+# The chip's speed. Its instructions per search node are counted, not assumed:
+# tools/data/chip.txt, measured on the stock MicroPython image in the emulated
+# ESP32-C3 (tools/chip/speed.py). What is assumed, here and only here: the
+# ESP32-C3 at CHIP_HZ takes 1.0-1.5 cycles an instruction (CHIP_CPI;
+# ../shared/CHIP.md), so it runs 107-160 M instructions a second
+# (CHIP_IPS_RANGE). Every chip time the tools estimate takes the slow end,
+# CHIP_IPS: nodes x instructions per node / CHIP_IPS.
+CHIP_HZ = 160_000_000
+CHIP_CPI = (1.0, 1.5)
+CHIP_IPS_RANGE = (int(CHIP_HZ / CHIP_CPI[1]), int(CHIP_HZ / CHIP_CPI[0]))  # 106,666,666 to 160,000,000
+CHIP_IPS = CHIP_IPS_RANGE[0]
+CHIP_IPS_WORDS = "%d M instructions/s (%d MHz at %.1f cycles an instruction, the slow end of %.1f-%.1f)" % (
+    round(CHIP_IPS / 1e6), CHIP_HZ // 10 ** 6, CHIP_CPI[1], CHIP_CPI[0], CHIP_CPI[1])
+# The engine's sources the figures depend on (engine_fingerprint: a stale record is spotted)
+ENGINE_FILES = ("board.py", "core.py", "search.py")
+
+
+def engine_fingerprint():
+    """A hash of the engine sources the chip's figures depend on, to spot a stale record."""
+    digest = hashlib.sha1()
+    for name in ENGINE_FILES:
+        with open(os.path.join(ROOT, "firmware", "connect4", "engine", name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:12]
+
+
+def board_sizes():
+    """Every supported board size as "COLSxROWS", 4x4 to 8x7."""
+    return ["%dx%d" % (c, r) for r in range(4, 8) for c in range(4, 9)]
 
 
 def chip_record():
-    """tools/data/chip.txt's fields, {name: text} (tools/bench/instr_per_node.py --record writes
-    it): the one reader of the chip's speed record; a missing file or line is an error that
-    names it, never a figure made up."""
+    """tools/data/chip.txt's fields, {name: text} (tools/chip/speed.py --record writes it): the
+    one reader of the chip's speed record; a missing file or line is an error that names it,
+    never a figure made up."""
     fields = {}
     try:
         with open(CHIP_FILE) as f:
@@ -65,11 +92,11 @@ def chip_record():
 
 def chip_instructions_per_node(size=None):
     """The recorded instructions per search node on the chip (size "COLSxROWS": that board's
-    figure; None: the 7x6 board's, as the levels are tuned)."""
+    figure; None: the 7x6 board's, levels 6-8 together, as the levels are tuned)."""
     key = "instructions_per_node" + ("_" + size if size else "")
     value = chip_record().get(key)
     if value is None or not value.isdigit() or int(value) <= 0:
-        raise RuntimeError("%s has no figure %s (re-record it: tools/bench/instr_per_node.py --record)"
+        raise RuntimeError("%s has no figure %s (re-record it: tools/chip/speed.py --record)"
                            % (CHIP_FILE, key))
     return int(value)
 
@@ -81,6 +108,13 @@ def chip_nodes_per_second(ipn=None):
     without tools/ too), the browser page, the benches' tables; tests/test_doc_figures.py
     holds the docs to it."""
     return CHIP_IPS // (ipn or chip_instructions_per_node())
+
+
+def chip_speed_range(ipn=None):
+    """(slowest, fastest) nodes a second at CHIP_IPS_RANGE's two ends (default: the record's)."""
+    ipn = ipn or chip_instructions_per_node()
+    return CHIP_IPS_RANGE[0] // ipn, CHIP_IPS_RANGE[1] // ipn
+
 
 # The chip's GC heap on the stock 1.28 image (`make chip-test`, 2026-11-26): 64,000 bytes at
 # power-on, grown once, out of the ESP-IDF heap, to CHIP_GC_HEAP_APP when the app is built. With

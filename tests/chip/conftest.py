@@ -18,19 +18,11 @@ import pytest
 from tools import common
 from tools.board import device, image
 from tools.common import ROOT
-from tools.chip.emulator import Chip, find_qemu
-
-EMULATOR_BOOT = (b"import esp32\n"
-                 b"esp32.RMT.bitstream_rmt(False)  # the emulator has no RMT: bit-bang the NeoPixel\n")
-
-
-def _firmware():
-    path = os.environ.get("FIRMWARE", "")
-    return path if path and os.path.isfile(path) else None
+from tools.chip.emulator import Chip, find_firmware, find_qemu, flash_image
 
 
 def pytest_collection_modifyitems(config, items):
-    qemu, firmware = find_qemu(), _firmware()
+    qemu, firmware = find_qemu(), find_firmware()
     reason = None
     if not os.environ.get("CHIP_TEST"):
         reason = "the chip in the loop runs by `make chip-test` (CHIP_TEST=1), not in `make test`"
@@ -57,7 +49,7 @@ def deployed():
 
 @pytest.fixture(scope="session")
 def firmware_bytes():
-    return image.read_firmware(_firmware())
+    return image.read_firmware(find_firmware())
 
 
 @pytest.fixture(scope="session")
@@ -76,9 +68,8 @@ def chip(tmp_path, deployed, firmware_bytes, probe_mpy, request):
     made = []
 
     def make(extra=(), wifi=True, http_to=None):
-        files = list(deployed) + [("/boot.py", EMULATOR_BOOT), ("/app_probe.mpy", probe_mpy)] + list(extra)
         flash = tmp_path / ("flash%d.bin" % len(made))
-        flash.write_bytes(image.image(firmware_bytes, files))
+        flash.write_bytes(flash_image(firmware_bytes, deployed, [("/app_probe.mpy", probe_mpy)] + list(extra)))
         # the UART, kept where pytest's rotation of its temporary folders leaves it
         log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
         kwargs = {"http_to": http_to} if http_to else {}

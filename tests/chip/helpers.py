@@ -6,13 +6,9 @@ from tools.chip.emulator import ChipStalled
 
 
 
-def repl(c, attempts=3):
-    """Boot, stop main.py with Ctrl-C and enter the raw REPL."""
-    c.boot()
-    c.read_until(b"entry", timeout=60)
-    c.interrupt(timeout=120)
-    c.raw_repl()
-    return c
+def repl(c):
+    """Boot, stop main.py with Ctrl-C and enter the raw REPL (Chip.repl)."""
+    return c.repl()
 
 
 def run_probe(c, **probe):

@@ -36,6 +36,19 @@ QEMU_NAME = "qemu-system-riscv32"
 FLASH_BYTES = 4 << 20
 # one guest instruction = 2**3 ns of emulated time; an idle guest's clock follows the host's
 ICOUNT = "shift=3,align=off,sleep=on"
+INSTRUCTIONS_PER_US = 1000 >> 3  # 125: the board's ticks_us counts guest instructions
+# The one file the emulated board has beyond make image's: the emulator has no RMT peripheral,
+# and NeoPixel.write() would hang on it.
+EMULATOR_BOOT = (b"import esp32\n"
+                 b"esp32.RMT.bitstream_rmt(False)  # the emulator has no RMT: bit-bang the NeoPixel\n")
+
+
+def flash_image(firmware, deployed, extra=()):
+    """`make image`'s flash image (tools/board/image.py: the stock MicroPython .bin `firmware`,
+    bytes, with `deployed` [(board path, bytes)] in its LittleFS), plus /boot.py for the
+    emulator and `extra` files."""
+    from tools.board import image
+    return image.image(firmware, list(deployed) + [("/boot.py", EMULATOR_BOOT)] + list(extra))
 
 
 def find_qemu():
@@ -44,6 +57,12 @@ def find_qemu():
         if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
             return cand
     return None
+
+
+def find_firmware():
+    """The stock MicroPython image the emulated board runs: $FIRMWARE if it is a file, else None."""
+    path = os.environ.get("FIRMWARE", "")
+    return path if path and os.path.isfile(path) else None
 
 
 def free_port():
@@ -278,15 +297,32 @@ class Chip:
         self.write(b"\r\x01")
         self.read_until(b"raw REPL; CTRL-B to exit\r\n>", timeout=timeout)
 
-    def exec_raw(self, code, timeout=120):
-        """Run `code` in the raw REPL; return its stdout, raise ChipError with its traceback."""
+    def repl(self):
+        """Power on, stop main.py with Ctrl-C and enter the raw REPL."""
+        self.boot()
+        self.read_until(b"entry", timeout=60)
+        self.interrupt(timeout=120)
+        self.raw_repl()
+        return self
+
+    def soft_reset(self, timeout=60):
+        """Ctrl-D at the raw REPL: MicroPython starts afresh (boot.py, not main.py), as mpremote
+        does before its first command: nothing the stopped main.py left (its timers, its heap)."""
+        self.write(b"\x04")
+        self.read_until(b"soft reboot", timeout=timeout)
+        self.read_until(b"raw REPL; CTRL-B to exit\r\n>", timeout=timeout)
+        return self
+
+    def exec_raw(self, code, timeout=120, stall=None):
+        """Run `code` in the raw REPL; return its stdout, raise ChipError with its traceback
+        (`stall`: seconds of silence in its output that count as the emulator's stall)."""
         data = code.encode() if isinstance(code, str) else code
         for i in range(0, len(data), 256):  # the UART's receive buffer is small
             self.write(data[i:i + 256])
             time.sleep(0.01)
         self.write(b"\x04")
         self.read_until(b"OK", timeout=timeout)
-        out = self.read_until(b"\x04", timeout=timeout)[:-1]
+        out = self.read_until(b"\x04", timeout=timeout, stall=stall)[:-1]
         err = self.read_until(b"\x04", timeout=timeout)[:-1]
         self.read_until(b">", timeout=timeout)
         if err:

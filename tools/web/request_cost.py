@@ -10,10 +10,10 @@ GET /api/state, each taken, read, parsed, routed, answered (the API's JSON)
 and closed in one `pump()`, the server's real path but for the sockets.
 Prints ms per request in the VM, and a chip estimate at 12 times that: the
 VM runs the engine as bytecode at about 17,300 nodes/s (docs/benchmarks.md, Speed of the
-search), the chip about 16,700 nodes/s as viper (tools.common.chip_nodes_per_second()),
+search), the chip about 18,900 nodes/s as viper (tools.common.chip_nodes_per_second()),
 and viper is about 10.6 times fewer instructions a node than bytecode on the chip
 (106,000 vs 10,000 in the measured table of the chip notes), so the chip runs
-bytecode about 11 times slower than the VM; 12 leaves a little room.
+bytecode about 10 times slower than the VM; 12 leaves a little room.
 """
 import os
 import sys
