@@ -38,6 +38,16 @@ def run_script(args, micropython=None):
     return subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
+def free_port():
+    """A TCP port free on 127.0.0.1 now (for a server a test or tool starts)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def path(rel):
     """The absolute host path of a ROOT-relative '/'-separated path."""
     return os.path.join(ROOT, *rel.split("/"))

@@ -13,20 +13,10 @@ from connect4.net import server as server_mod
 from connect4.net.server import (Server, MAX_CLIENTS, MAX_STREAMS, REQUEST_MS, WRITE_MS, KEEPALIVE_MS,
                                  CHUNK, SHORT, MAX_LINE, MAX_LINES, GRACE_MS)
 from connect4.net.pairing import Pairing
-from fakes import Rig, tmpdir
+from fakes import Rig, tmpdir, Counter
 from fakenet import FakeSocket, listen, unlisten, get, post
 
 
-class Counter:
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self, k):
-        out = bytearray(k)
-        for i in range(k):
-            self.n += 1
-            out[i] = (self.n * 37 + 11) & 0xFF
-        return bytes(out)
 
 
 def setup(name, **kw):

@@ -27,7 +27,7 @@ import subprocess
 import tempfile
 import time
 
-from tools.common import ROOT
+from tools.common import ROOT, free_port
 
 STATION_IP = "192.168.4.15"  # the address the emulator's DHCP gives the chip as a station
 AP_IP = "192.168.4.1"  # the chip's own access point
@@ -63,14 +63,6 @@ def find_firmware():
     """The stock MicroPython image the emulated board runs: $FIRMWARE if it is a file, else None."""
     path = os.environ.get("FIRMWARE", "")
     return path if path and os.path.isfile(path) else None
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class ChipError(Exception):
