@@ -55,13 +55,16 @@ help:
 	@echo "  PORT=...           the board's serial port: /dev/ttyACM0 (Linux),"
 	@echo "                     /dev/cu.usbmodem1101 (macOS), COM3 (Windows)"
 	@echo "  WEB_PORT=...       make web-sim: the port on 127.0.0.1 (default: a free one)"
-	@echo "  FIRMWARE=...       make flash/image: the ESP32_GENERIC_C3 .bin from micropython.org"
-	@echo "  QEMU=...           make chip-test: the emulator (default build/emulator/qemu-system-riscv32)"
+	@echo "  FIRMWARE=...       make flash/image/chip-test, bench --only chip: the ESP32_GENERIC_C3 .bin"
+	@echo "                     from micropython.org"
+	@echo "  QEMU=...           make chip-test, bench --only chip: the emulator (default"
+	@echo "                     build/emulator/qemu-system-riscv32)"
 	@echo "  DRY_RUN=1          flash/flash-image/deploy/repl/bench-device print their commands, run nothing"
 	@echo "  SIM_ARGS=...       options of make sim, e.g. SIM_ARGS=\"--preset buttons\""
 	@echo "  BENCH_ARGS=...     options of make bench: --quick, --micropython PATH, --out FILE"
 	@echo "                     (--out docs/benchmarks.md rewrites the sections run, keeps the rest),"
-	@echo "                     --only speed|accuracy|levels|perfect|sets|ladder|sizes|people, --games N (vs the"
+	@echo "                     --only chip|speed|web|accuracy|levels|perfect|sets|ladder|sizes|people"
+	@echo "                     (chip: the emulated chip's speed, FIRMWARE and QEMU), --games N (vs the"
 	@echo "                     perfect player), --ladder-games N (per pair of the rating ladder),"
 	@echo "                     --people-games N (a side per opponent), --jobs N (processes)"
 	@echo "  PYTHON=...         the Python that creates .venv (default python3; python on Windows)"
@@ -119,7 +122,7 @@ typecheck: $(STUBS_STAMP)
 	$(PY) tools/mpvm/typecheck.py
 
 bench: $(VENV_STAMP) $(NODE_STAMP)
-	$(PY) tools/bench/bench.py $(BENCH_ARGS)
+	QEMU="$(QEMU)" FIRMWARE="$(FIRMWARE)" $(PY) tools/bench/bench.py $(BENCH_ARGS)
 
 # Board commands: tools/board/device.py holds the logic (DRY_RUN=1 prints the commands).
 DEVICE := $(PY) tools/board/device.py $(if $(DRY_RUN),--dry-run) --port "$(PORT)"

@@ -52,13 +52,13 @@ COMMON = {
     "ai_min_think_ms": 400,  # the AI's disc pulses at least this long (a move is never instant)
     "demo_move_ms": 700,  # pace of demo moves
     # AI: the poll hook runs every `poll_interval` nodes. Measured on the real
-    # C3 firmware (1.28.0, in an emulator: 19,400-29,100 nodes/s), 256 nodes
-    # put the button reads 9-14 ms apart (14-20 ms with the thinking pulse,
-    # 23-34 ms for a search's first interval): a press is noticed well within
-    # 50 ms. (The simulator's --chip-speed uses the reproducible callgrind
-    # estimate of tools/data/chip.txt (its instructions per node at 100 M
-    # instructions/s): conservative.) The levels are node budgets; the time cap is only a safety
-    # net that stops a search running this long (0 = none).
+    # C3 firmware (1.28.0, in an emulator), 256 nodes put the button reads
+    # 9-14 ms apart (14-20 ms with the thinking pulse, 23-34 ms for a search's
+    # first interval): a press is noticed well within 50 ms. (The simulator's
+    # --chip-speed paces the search by tools/data/chip.txt, the instructions
+    # per node counted on the emulated chip, at the slow end of its speed.)
+    # The levels are node budgets; the time cap is only a safety net that
+    # stops a search running this long (0 = none).
     "poll_interval": 256,
     "ai_time_cap_ms": 10000,
     # The search's table: 1024 entries, 5 KB (2048 kept the budget of 90 KB out of reach once
@@ -73,6 +73,9 @@ COMMON = {
     "web_host": "0.0.0.0",
     "tt_entries_wifi": 1024,  # the AI's table while Wi-Fi is on: the same, so it plays the same
     "web_port": 80,  # 0: no page served (the simulator without --web)
+    # below this many bytes free in the ESP-IDF heap (lwIP's and the Wi-Fi driver's), the
+    # server answers new connections 503 and the page and matrix say the board is short of memory
+    "net_min_free": 12288,
 }
 
 PRESETS = {

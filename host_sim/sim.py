@@ -138,10 +138,12 @@ def parse_args(argv, prog="make sim"):
     p.add_argument("--headless", action="store_true",
                    help="no drawing, virtual clock; print each game's moves and result")
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
+    rate = chip_nodes_per_second()
     p.add_argument("--chip-speed", action="store_true",
-                   help="the AI takes about as long as on the chip: %d nodes/s, the reproducible "
-                        "estimate of tools/data/chip.txt; the real C3 firmware measured 1.3-1.9x "
-                        "faster (19,400-29,100 nodes/s)" % chip_nodes_per_second())
+                   help="the AI takes about as long as on the chip: %s, tools/data/chip.txt's "
+                        "instructions per node (counted on the emulated chip) at the slow end of "
+                        "the chip's speed (docs/benchmarks.md#speed-on-the-chip)" % (
+                            "%s nodes/s" % format(rate, ",") if rate else "not in this copy (no tools/)"))
     p.add_argument("--no-book", action="store_true",
                    help="play without the opening book (firmware/book.bin), as a board without the file")
     p.add_argument("--flash", metavar="DIR", help="the board's flash (a folder; default sim_flash/)")
@@ -162,6 +164,8 @@ def parse_args(argv, prog="make sim"):
     args = p.parse_args(argv)
     if args.flash is not None and args.temp_flash:
         p.error("--flash and --temp-flash: give one of them")
+    if args.chip_speed and not rate:
+        p.error("--chip-speed: this copy has no tools/data/chip.txt, the chip's speed record")
     return args
 
 
@@ -308,7 +312,7 @@ class Firmware:
         self.code_shown = None  # the pairing code last printed (--web)
         if args.web:
             from connect4.net.pairing import Pairing
-            self.pairing = Pairing()
+            self.pairing = Pairing(cfg["flash_dir"])  # paired phones kept on its flash
 
     def web_line(self):
         """--web: the address and the current pairing code (the terminal board's last line)."""
@@ -318,13 +322,16 @@ class Firmware:
                                                        self.pairing.code)
 
     def new_code(self):
-        """--web --headless: print a pairing code drawn after wrong ones locked pairing."""
-        code = self.pairing.code
+        """--web --headless: print a pairing code drawn after wrong ones locked pairing, or
+        after the paired phones were forgotten."""
+        pairing = self.pairing
+        code = pairing.code
         if code != self.code_shown:
             from connect4.net.pairing import MAX_TRIES, LOCK_MS
             self.code_shown = code
-            print("web: new pairing code %s (after %d wrong codes; pairing is locked for %d s)"
-                  % (code, MAX_TRIES, LOCK_MS // 1000), flush=True)
+            why = ("after %d wrong codes; pairing is locked for %d s" % (MAX_TRIES, LOCK_MS // 1000)
+                   if pairing.locked_at is not None else "the paired phones were forgotten")
+            print("web: new pairing code %s (%s)" % (code, why), flush=True)
 
     def serve(self, app):
         """--web: the firmware's server on the running app (kept across restarts of the app)."""
@@ -418,7 +425,8 @@ def describe_game(n, g):
         who = ("red (level %d)" % g["levels"][0], "yellow (level %d)" % g["levels"][1])
     else:
         who = ("red", "yellow")
-    result = "a draw" if g["winner"] < 0 else who[g["winner"]] + " wins"
+    winner = who[g["winner"]] if g["winner"] >= 0 else None
+    result = "a draw" if winner is None else winner + (" win" if winner.startswith("you") else " wins")
     return "game %d, %s: %s vs %s, %s starts, moves %s, %s" % (
         n, g["mode"], who[0], who[1], ("red", "yellow")[g["first"]], g["moves"], result)
 

@@ -50,6 +50,9 @@ def menu_text(m):
     if key in m.settings:
         return "menu: %s = %s%s" % (key, setting_text(key, m.settings[key]),
                                     " (changing)" if m.editing else "")
+    if key == "phones":
+        return "menu: paired phones = %s%s" % ("forget" if m.editing and m.forget else "keep",
+                                               " (changing)" if m.editing else "")
     return "menu: " + key
 
 

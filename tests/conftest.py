@@ -33,8 +33,9 @@ SLOW = {
     "tests/test_sim_cli.py::test_temp_flash_is_removed_when_the_terminal_closes",
     # a scripted walk to the menu's Wi-Fi on the real clock (--web), ~7 s
     "tests/test_sim_web.py::test_wifi_from_the_menu_with_web_serves_on_the_web_port_and_loopback_only",
-    # the page waits out a silent board (3.5 s) in the browser
+    # the page waits out a silent board (3.5 s) in the browser; the second: twice, and a failed move (4 s)
     "tests/test_web_browser.py::test_a_board_gone_silent_is_said_within_5_s_and_the_page_comes_back_by_itself",
+    "tests/test_web_page_use.py::test_the_board_cannot_be_reached_goes_once_it_is_reached_again",
     # the firmware in the browser: a whole game by clicks and a reload (~20 s); a level-8 search (~12 s)
     "tests/test_site.py::test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics_survive_a_reload",
     "tests/test_site.py::test_a_press_during_a_level_8_search_plays_at_once",

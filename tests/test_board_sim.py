@@ -299,7 +299,7 @@ def test_headless_simulator_prints_games_and_records(tmp_path):
 # ---- configuration
 
 def test_the_poll_interval_reacts_within_50_ms_on_the_chip():
-    from host_sim.world import chip_nodes_per_second
+    from tools.common import chip_nodes_per_second
     cfg = load_config("encoder")
     rate = chip_nodes_per_second()
     assert 5000 < rate < 20000

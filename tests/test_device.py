@@ -107,25 +107,23 @@ def test_deploy_commands(port):
     compiled = [f for f in files if f not in ("main.py", "config.py")]
 
     # First mpy-cross, once a module, with its name on the board (-s) for tracebacks.
-    compile_ = cmds[:len(compiled) + len(device.LIBRARY_FILES)]
-    assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/boot.py",
+    compile_ = cmds[:len(compiled)]
+    assert ["mpy-cross", "-march=rv32imc", "-O3", "-s", "connect4/boot.py",
             "-o", "build/mpy/connect4/boot.mpy", "firmware/connect4/boot.py"] in compile_
-    assert ["mpy-cross", "-march=rv32imc", "-s", "connect4/engine/core.py",
+    assert ["mpy-cross", "-march=rv32imc", "-O3", "-s", "connect4/engine/core.py",
             "-o", "build/mpy/connect4/engine/core.mpy", "firmware/connect4/engine/core.py"] in compile_
-    lib = [("lib/microdot/" + n, os.path.join(device.library_dir(), n)) for n in device.LIBRARY_FILES]
     assert sorted(map(tuple, compile_)) == sorted(
-        [("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
-         for f in compiled]
-        + [("mpy-cross", "-march=rv32imc", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", src)
-           for f, src in lib])
+        ("mpy-cross", "-march=rv32imc", "-O3", "-s", f, "-o", "build/mpy/" + f[:-3] + ".mpy", "firmware/" + f)
+        for f in compiled)
+    assert "connect4/net/server.py" in compiled  # the web server is a firmware module: no library
 
     # Then one mpremote session (the board is interrupted once): prepare, copy, reset.
-    assert len(cmds) == len(compiled) + len(lib) + 1
+    assert len(cmds) == len(compiled) + 1
     board = cmds[-1]
     assert board[:4] == ["mpremote", "connect", port, "exec"]
     assert board[-2:] == ["+", "reset"]
     copies = board[5:-2]
-    assert len(copies) == 5 * (len(files) + 3 + len(lib))  # the modules, the book, the two pages, microdot
+    assert len(copies) == 5 * (len(files) + 3)  # the modules, the book, the two pages
     pairs = [tuple(copies[i + 3:i + 5]) for i in range(0, len(copies), 5)]
     assert all(copies[i:i + 3] == ["+", "fs", "cp"] for i in range(0, len(copies), 5))
     assert ("firmware/main.py", ":/main.py") in pairs
@@ -136,7 +134,6 @@ def test_deploy_commands(port):
          ("firmware/book.bin", ":/book.bin"),
          ("firmware/connect4/net/page.html.gz", ":/connect4/net/page.html.gz"),
          ("firmware/connect4/net/page.html", ":/connect4/net/page.html")]
-        + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f, _ in lib]
         + [("build/mpy/" + f[:-3] + ".mpy", ":/" + f[:-3] + ".mpy") for f in compiled])
 
     # The board-side script makes the folders and removes the other twin of every file.
@@ -144,9 +141,11 @@ def test_deploy_commands(port):
     lists = [json.loads(line[line.index("["):line.rindex("]") + 1])
              for line in script.splitlines() if line.startswith("for ")]
     folders, stale = lists
-    assert folders[:3] == ["/connect4", "/lib", "/connect4/app"] and "/lib/microdot" in folders
+    assert folders[:2] == ["/connect4", "/connect4/app"] and not [f for f in folders if f.startswith("/lib")]
+    # the twins, and the web library an earlier deploy put in /lib (microdot, no longer used)
     assert sorted(stale) == sorted(["/main.mpy", "/config.mpy"] + ["/" + f for f in compiled]
-                                   + ["/" + f for f, _ in lib])
+                                   + ["/lib/microdot/%s.%s" % (n, e) for n in ("__init__", "helpers", "microdot", "sse")
+                                      for e in ("mpy", "py")])
 
 
 def test_the_removal_script_removes_twins_and_makes_folders(tmp_path):
@@ -199,14 +198,10 @@ def test_mip_package_lists_exactly_the_firmware():
         text = f.read()
     assert text == device.package_text(), "run: python tools/board/device.py package"
     urls = json.loads(text)["urls"]
-    lib = ["lib/microdot/" + n for n in device.LIBRARY_FILES]
     assert sorted(dest for dest, _ in urls) == sorted(
-        firmware_files() + ["book.bin", "connect4/net/page.html.gz", "connect4/net/page.html"] + lib)
-    for dest, src in urls:
-        if dest in lib:  # the web server's library at the pinned release's tag
-            assert src == device.LIBRARY_URL + dest.split("/")[-1] and "/v2.7.0/" in src
-        else:
-            assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src
+        firmware_files() + ["book.bin", "connect4/net/page.html.gz", "connect4/net/page.html"])
+    for dest, src in urls:  # every one from the firmware folder: no library fetched from elsewhere
+        assert dest == src and os.path.isfile(os.path.join(device.FIRMWARE, src)), src
 
 
 def test_the_mip_package_carries_the_firmware_version():

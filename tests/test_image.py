@@ -88,9 +88,12 @@ def test_the_filesystem_holds_exactly_what_deploy_copies(built, tmp_path):
     assert folders == set(device.board_dirs(copies))
 
     # What deploy copies, named independently: sources kept, modules compiled for the
-    # chip under their board names, the data files, the web server's library.
+    # chip under their board names, the data files, the web server (the project's own: no
+    # library in /lib since microdot went).
     assert {"/main.py", "/config.py", "/book.bin", "/connect4/net/page.html.gz",
-            "/connect4/boot.mpy", "/connect4/engine/core.mpy", "/lib/microdot/microdot.mpy"} <= set(files)
+            "/connect4/boot.mpy", "/connect4/engine/core.mpy", "/connect4/net/server.mpy",
+            "/connect4/net/paired.mpy"} <= set(files)
+    assert not [f for f in files if f.startswith("/lib/")]
     assert not [f for f in files if f.endswith(".py") and f not in ("/main.py", "/config.py")]
     for name, body in files.items():
         if name.endswith(".mpy"):

@@ -149,6 +149,15 @@ def test_a_bad_color_order_shows_the_firmware_message(tmp_path):
     assert_usage_error(r, "color_order must be one of", "BGR")
 
 
+def test_chip_speed_in_a_copy_without_tools_says_it_has_no_record(tmp_path):
+    """The chip's speed comes from tools/data/chip.txt alone (tools.common.chip_nodes_per_second):
+    a maker's copy of host_sim and firmware/ runs, and --chip-speed says why it cannot."""
+    root = copy_project(tmp_path)
+    assert run(["--help"], root=root, cwd=root).returncode == 0
+    r = run(["--headless", "--flash", str(tmp_path / "flash"), "--seconds", "1", "--chip-speed"], root=root, cwd=root)
+    assert_usage_error(r, "--chip-speed: this copy has no tools/data/chip.txt")
+
+
 def test_an_unknown_preset_is_one_clear_line(tmp_path):
     assert_usage_error(run(["--headless", "--flash", str(tmp_path), "--preset", "joystick"]),
                        "unknown preset 'joystick'")
@@ -349,3 +358,13 @@ def test_a_size_the_panel_cannot_show_is_one_clear_line(tmp_path):
     with pytest.raises(sim.UsageError, match="--size 8x7: the 7x7 panel of preset encoder shows 4x4 to 7x6"):
         sim.preset_settings(args, cfg)
     assert not os.listdir(str(tmp_path))  # nothing saved
+
+
+@pytest.mark.parametrize("mode, winner, said", [
+    ("vs AI", 0, "you (red) win"), ("vs AI", 1, "the AI (yellow, level 3) wins"),
+    ("two players", 0, "red wins"), ("demo", 1, "yellow (level 3) wins"), ("vs AI", -1, "a draw")])
+def test_the_headless_log_says_who_won_in_good_english(mode, winner, said):
+    """Was: "you (red) wins"."""
+    g = {"mode": mode, "levels": [2, 3], "winner": winner, "first": 0, "moves": "4455667"}
+    line = sim.describe_game(1, g)
+    assert line.endswith(", moves 4455667, " + said), line

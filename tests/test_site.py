@@ -2,24 +2,33 @@
 build, in headless Chromium (as tests/test_web_browser.py drives it) on a 390 px phone screen.
 
 The page loads with no script error and draws the firmware's frame; the menu opens with a long
-press; a game against level 1 is played to its end by clicking the controls, its statistics
-survive a reload; a press during a level-8 search plays at once; and the page's MicroPython
-answers engine commands as `python -m host_sim.engine --no-book` does, node counts included.
+press and says its item and value beside the LEDs; a game against level 1 is played to its end
+by clicking the controls, the page saying who you are, each move, the result from your side and
+what each AI move cost (blunders named as such), its statistics surviving a reload; keys drive
+the board only while it (or nothing) has the focus, every control working by keyboard; without
+the isolation headers the page says so in view; a press during a level-8 search plays at once;
+and the page's MicroPython answers engine commands as `python -m host_sim.engine --no-book`
+does, node counts included. (The words themselves: tests/test_site_words.py.)
 
 Skipped, saying so, without a browser (`.ci/run` installs one) or without node_modules' VM.
 """
 import base64
+import functools
+import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import pytest
 
 from chromium import MISSING, phone
+from connect4.app.menu import ITEMS
 from tools import mpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,27 +40,56 @@ pytestmark = [
 ]
 
 
-def _serve(book):
-    """The site built into a temporary folder and served (COOP/COEP) until the module ends."""
-    from tools.site import build, serve
+def _built(book):
+    """The site built into a temporary folder, removed when the module ends."""
+    from tools.site import build
     folder = tempfile.mkdtemp(prefix="site-")
-    build.build(folder, book=book)
-    server, url = serve.start(directory=folder)
+    try:
+        build.build(folder, book=book)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve(folder, isolated=True):
+    """The folder served until the module ends: with the isolation headers (COOP/COEP), as
+    `make web-sim` does, or without them, as a plain static host."""
+    from tools.site import serve
+
+    class Plain(serve.Handler):
+        def end_headers(self):
+            http.server.SimpleHTTPRequestHandler.end_headers(self)
+    if isolated:
+        server, url = serve.start(directory=folder)
+    else:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Plain, directory=folder))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = "http://127.0.0.1:%d/" % server.server_address[1]
     try:
         yield url
     finally:
         server.shutdown()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
-def site():
-    yield from _serve(book=True)
+def site_folder():
+    yield from _built(book=True)
+
+
+@pytest.fixture(scope="module")
+def site(site_folder):
+    yield from _serve(site_folder)
+
+
+@pytest.fixture(scope="module")
+def plain_site(site_folder):
+    yield from _serve(site_folder, isolated=False)
 
 
 @pytest.fixture(scope="module")
 def site_without_book():
-    yield from _serve(book=False)
+    for folder in _built(book=False):
+        yield from _serve(folder)
 
 
 @pytest.fixture
@@ -163,12 +201,34 @@ def test_the_page_loads_with_no_script_error_and_draws_the_firmwares_frame(site,
     assert "opening book" in browser.find_element("id", "size-note").text
 
 
-def test_the_menu_opens_with_a_long_press(site, browser):
+def text(driver, id_):
+    return c4(driver, "document.getElementById(%s).textContent" % json.dumps(id_))
+
+
+def test_the_menu_opens_with_a_long_press_and_says_its_item_and_value_beside_the_leds(site, browser):
     open_board(browser, site)
     click(browser, "select")  # the intro ends
     wait(browser, "c4.state.state === 'play' || c4.state.state === 'thinking'", 5)
+    assert not browser.find_element("id", "menu-words").is_displayed()
     click(browser, "select", 1200)
     wait(browser, "c4.state.state === 'menu'", 5, "the menu after a long press")
+    box = browser.find_element("id", "menu-words")
+    assert box.is_displayed() and box.get_attribute("aria-live") == "polite"
+    assert box.text == "Menu, 1 of %d: Mode: against the AI. Press to change it." % len(ITEMS)
+    assert c4(browser, "document.getElementById('board').contains(document.getElementById('menu-words'))")
+    assert text(browser, "status").startswith("The menu is open")
+    level = c4(browser, "c4.boot.settings.level")
+    click(browser, "right")
+    wait(browser, "document.getElementById('menu-words').textContent.startsWith('Menu, 2 of %d: Level: %d of 8.')"
+         % (len(ITEMS), level), 5, "the level item in words")
+    click(browser, "select")
+    click(browser, "right")
+    wait(browser, "document.getElementById('menu-words').textContent === "
+         "'Menu, 2 of %d: Level: %d of 8. Turn to change it, press to keep it.'" % (len(ITEMS), min(8, level + 1)), 5)
+    click(browser, "select", 1200)
+    wait(browser, "c4.state.state !== 'menu'", 5, "the menu closed by a long press")
+    wait(browser, "document.getElementById('menu-words').hidden", 5)
+    assert "level %d" % min(8, level + 1) in text(browser, "status")
 
 
 def test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics_survive_a_reload(
@@ -177,6 +237,8 @@ def test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics
     click(browser, "select")
     wait(browser, "c4.state.state && c4.state.state !== 'intro'", 5)
     choose_level(browser, 1)
+    wait(browser, "document.getElementById('status').textContent.startsWith("
+         "'You are red; the AI is yellow, level 1.')", 5, "who you are, the mode and the level")
     end = time.time() + 150
     while not c4(browser, "c4.games.length"):
         assert time.time() < end, "the game did not end: %s" % c4(browser, "c4.state")
@@ -194,6 +256,29 @@ def test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics
     assert len(game["moves"]) >= 7
     wait(browser, "c4.state.state === 'over'", 5)
     drawn_matches_frame(browser)
+    # the page says it in words: the result from your side, each move in the live region
+    result = {0: "You won.", 1: "You lost.", -1: "A draw."}[game["winner"]]
+    status = text(browser, "status")
+    assert status.startswith("You are red; the AI is yellow, level 1.") and result in status, status
+    said = [line for line in c4(browser, "c4.said") if not line.startswith("A new game")][-len(game["moves"]):]
+    first = "You" if game["first"] == 0 else "The AI"
+    other = "The AI" if first == "You" else "You"
+    assert [re.match(r"(You|The AI): column (\d)\. ", line).groups() for line in said] == \
+        [(first if i % 2 == 0 else other, col) for i, col in enumerate(game["moves"])], said
+    assert said[-1].endswith(result + " Press for a new game.")
+    assert text(browser, "said") == said[-1]
+    assert c4(browser, "document.getElementById('said').getAttribute('aria-live')") == "polite"
+    # what each AI move cost, named: level 1 mostly plays at random (its blunder chance, 90%)
+    searches = c4(browser, "c4.searches")
+    assert searches and all(r["level"] == 1 for r in searches)
+    for r in searches:
+        line = r["words"]
+        assert line.startswith("The AI (level 1) "), line
+        assert not re.search(r"\b1 nodes\b|\b0 nodes\b|0\.00 s|depth 0", line), line
+        if r["stopped"] == "blunder":
+            assert line == "The AI (level 1) played a random move (its blunder chance, 90%): no search."
+    assert any(r["kind"] == "blunder" for r in searches), searches
+    assert text(browser, "speed") == searches[-1]["words"]
     stats = None
     end = time.time() + 5  # the flash reaches the browser's storage within its sync period
     while time.time() < end:
@@ -204,10 +289,110 @@ def test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics
                 break
         time.sleep(0.2)
     assert stats and sum(stats["ai"][0]) == 1, stats  # one game at level 1 counted
+    # a new build (a power cycle with the same flash): the old lines are gone
+    browser.find_element("css selector", "#setup summary").click()
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element("id", "preset")).select_by_value("buttons")
+    wait(browser, "c4.ready && c4.boot", 60)
+    assert text(browser, "speed") == "" and text(browser, "said") == ""
+    assert "three buttons" in text(browser, "build-line")
     browser.refresh()
     wait(browser, "c4.ready && c4.boot", 60)
     assert c4(browser, "c4.boot.stats") == stats  # read back from flash by the firmware
     assert c4(browser, "c4.boot.settings.level") == 1
+
+
+def keys(driver, *names):
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(driver).send_keys(*names).perform()
+    time.sleep(0.15)  # the page holds a key press at least 80 ms
+
+
+def focus(driver, id_):
+    if id_ is None:
+        driver.execute_script("document.activeElement && document.activeElement.blur()")
+    else:
+        driver.execute_script("document.getElementById(arguments[0]).focus()", id_)
+    assert c4(driver, "document.activeElement.id") == (id_ or "")
+
+
+def your_turn(driver):
+    """Wait for a person's turn (state play: on the AI's turn the app is thinking); its moves."""
+    wait(driver, "c4.state.state === 'play'", 20, "your turn")
+    return c4(driver, "c4.state.moves")
+
+
+def alert(driver, accept=False):
+    """The page's confirmation, answered; its text (None: none opened)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+    try:
+        box = WebDriverWait(driver, 2).until(expected_conditions.alert_is_present())
+    except TimeoutException:
+        return None
+    said = box.text
+    box.accept() if accept else box.dismiss()
+    return said
+
+
+def test_keys_drive_the_board_only_when_it_or_nothing_has_focus_and_every_control_works_by_keyboard(
+        site, browser):
+    from selenium.webdriver.common.keys import Keys
+    open_board(browser, site)
+    click(browser, "select")  # the intro ends
+    moves = your_turn(browser)
+    # the focused ◀ control takes Enter as its own press: the cursor moves, no disc drops
+    cursor = c4(browser, "c4.state.cursor")
+    focus(browser, "left")
+    keys(browser, Keys.ENTER)
+    time.sleep(0.5)
+    assert c4(browser, "c4.state.moves") == moves, "Enter on ◀ dropped a disc"
+    wait(browser, "c4.state.cursor !== %s" % json.dumps(cursor), 3, "the cursor moved left by Enter on ◀")
+    # the Build's controls keep their keys: Enter and Space on "Erase the flash" ask first
+    browser.find_element("css selector", "#setup summary").click()
+    for key in (Keys.ENTER, Keys.SPACE):
+        focus(browser, "erase")
+        keys(browser, key)
+        assert "Erase the board's flash" in (alert(browser) or ""), "no confirmation by %r" % key
+        assert c4(browser, "c4.state.moves") == moves  # and no disc dropped
+    # with nothing focused, Space drops a disc; with the board focused, Enter does
+    focus(browser, None)
+    keys(browser, Keys.SPACE)
+    wait(browser, "c4.state.moves.length > %d" % len(moves), 3, "a disc dropped by Space")
+    moves = your_turn(browser)
+    focus(browser, "board")
+    keys(browser, Keys.ENTER)
+    wait(browser, "c4.state.moves.length > %d" % len(moves), 3, "a disc dropped by Enter on the board")
+    moves = your_turn(browser)
+    focus(browser, "select")  # the ● control by Space: a press, a disc
+    keys(browser, Keys.SPACE)
+    wait(browser, "c4.state.moves.length > %d" % len(moves), 3, "a disc dropped by Space on ●")
+    your_turn(browser)
+    # and the erase goes through once confirmed: the flash is empty, the board starts anew
+    wait(browser, "localStorage.getItem('c4.flash')", 5, "the game in progress kept")
+    focus(browser, "erase")
+    keys(browser, Keys.ENTER)
+    assert alert(browser, accept=True)
+    wait(browser, "c4.ready && c4.boot", 60)
+    assert c4(browser, "c4.state.state") == "intro"  # a game kept on flash would go on at once
+
+
+def test_without_the_isolation_headers_the_page_says_so_in_view_and_links_how_to_play(plain_site, browser):
+    open_board(browser, plain_site)
+    assert not c4(browser, "c4.shared")
+    note = browser.find_element("id", "isolation")
+    assert note.is_displayed() and "cross-origin isolation headers" in note.text
+    assert c4(browser, "document.getElementById('isolation').closest('details') === null")
+    link = browser.find_element("id", "playing")
+    assert link.is_displayed() and link.get_attribute("href").endswith("/playing.html")
+    link.click()
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(browser, 10).until(lambda d: d.title.startswith("Playing"))
+    assert browser.find_element("css selector", "h1").text == "Playing"
+    assert c4(browser, "document.getElementById('the-menu') !== null")  # the contents' links land
+    images = c4(browser, "[...document.images].map(i => [i.getAttribute('src'), i.complete && i.naturalWidth])")
+    assert images and all(w for _, w in images), images
 
 
 def test_a_press_during_a_level_8_search_plays_at_once(site_without_book, browser):

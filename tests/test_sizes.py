@@ -15,7 +15,7 @@ from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
 from connect4.engine.search import FORCED_NODES, Searcher, is_win_score
 from tools.bench.brute import BruteSolver
-from tools.common import CHIP_IPS
+from tools.common import CHIP_IPS, board_sizes, chip_instructions_per_node
 
 LONGEST_S = 3  # issue 21: level 8 at most 3 s a move on the chip estimate, on every size
 
@@ -122,15 +122,13 @@ def test_the_top_level_plays_a_proven_best_move_on_boards_of_20_cells(size, leas
 
 
 def test_the_levels_node_costs_bound_the_recorded_instructions_per_node_of_every_size():
-    """levels.node_cost is callgrind's count on each size (tools/data/chip.txt, written by
-    tools/bench/instr_per_node.py --sizes --record) over the 7x6 one, rounded up: a level's
-    budget then keeps its chip time on every size."""
-    from tools.bench.instr_per_node import all_sizes, recorded
-    base = recorded("instructions_per_node_7x6")
-    assert base, "tools/data/chip.txt has no per-size figures"
-    for name in all_sizes():
+    """levels.node_cost is the chip's count on each size (tools/data/chip.txt, written by
+    tools/chip/speed.py --record) over the 7x6 one, rounded up: a level's budget then keeps
+    its chip time on every size."""
+    base = chip_instructions_per_node("7x6")
+    for name in board_sizes():
         cols, rows = (int(v) for v in name.split("x"))
-        figure = recorded("instructions_per_node_" + name)
+        figure = chip_instructions_per_node(name)
         cost = levels.node_cost(cols, rows)
         assert cost * base >= 100 * figure and (cost - 1) * base < 100 * figure, (name, cost, figure, base)
         assert levels.nodes(levels.MAX_LEVEL, cols, rows) * figure <= levels.nodes(levels.MAX_LEVEL) * base
@@ -138,4 +136,4 @@ def test_the_levels_node_costs_bound_the_recorded_instructions_per_node_of_every
         assert (levels.nodes(levels.MAX_LEVEL, cols, rows) + 1) * figure <= LONGEST_S * CHIP_IPS, name
     assert levels.node_cost(7, 6) == 100
     # 7x6's other figure (chipbench's own positions) too
-    assert (levels.nodes(levels.MAX_LEVEL) + 1) * recorded() <= LONGEST_S * CHIP_IPS
+    assert (levels.nodes(levels.MAX_LEVEL) + 1) * chip_instructions_per_node() <= LONGEST_S * CHIP_IPS

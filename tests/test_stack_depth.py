@@ -7,7 +7,7 @@ allows 1,000 frames and the VM's default pystack is 64 K words, so neither
 sees that limit by itself. Two checks here do:
 
 - On CPython, a profile hook follows every call of code that runs on the
-  board (firmware/ and microdot) and keeps the deepest chain of such frames:
+  board (firmware/, the web server included) and keeps the deepest chain of such frames:
   through the engine protocol (engine_main.py) and through the app's AI turn
   with Wi-Fi on while a client keeps sending requests. Each frame is charged
   what the chip's measured figures give it (tools.common.stack_bytes), which

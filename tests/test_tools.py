@@ -79,7 +79,8 @@ def test_say_prints_and_keeps_the_lines(capsys):
 @pytest.mark.parametrize("script", [
     "tools/bench/bench.py", "tools/bench/instr_per_node.py", "tools/bench/solver.py",
     "tools/bench/perfect.py", "tools/bench/make_sets.py",
-    "tools/board/device.py", "tools/board/image.py", "tools/tuning/tune.py", "tools/tuning/make_midgame_set.py",
+    "tools/board/device.py", "tools/board/image.py", "tools/chip/speed.py", "tools/tuning/tune.py",
+    "tools/tuning/make_midgame_set.py",
     "tools/docs/pictures.py"])
 def test_scripts_run_by_their_path(script):
     r = subprocess.run([PY, script, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60)

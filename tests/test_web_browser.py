@@ -9,6 +9,7 @@ player's side, and the whole board played with the keyboard as a screen reader h
 Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 """
 import os
+import time
 
 import pytest
 
@@ -60,8 +61,8 @@ def test_the_page_in_a_real_browser(browser, tmp_path):
         board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
         url = "http://127.0.0.1:%d/" % board.port
         browser.get(url)
-        board.wait(lambda: "Your turn" in browser.find_element("id", "status").text,
-                   what="the page shows red (you) to play")
+        board.wait(lambda: "Red to play: pair this page" in browser.find_element("id", "status").text,
+                   what="the page shows red (you) to play")  # not "Your turn": this page cannot play yet
         # a move before pairing is not sent, and the page says why
         browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
         board.wait(lambda: "Pair this page" in browser.find_element("id", "msg").text, what="pair first")
@@ -289,6 +290,22 @@ def test_messages_are_plain_words_and_success_looks_like_success(browser, tmp_pa
             assert not any(word in text for word in ("/api", "POST", "HTTP", "token", "401", "403")), text
 
 
+def test_a_board_short_of_memory_is_said_on_the_page_and_then_no_more(browser, tmp_path):
+    """The network's heap below its floor: the server turns new connections away (503), and
+    the page, live on its stream, says the board is short of memory; then it is not."""
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        board.wait(lambda: "Red to play" in status(browser), what="the live page")
+        assert "short of memory" not in status(browser)
+        free = [1000]
+        board.server.net_free = lambda: free[0]
+        board.wait(lambda: "short of memory" in status(browser), seconds=5, what="said on the page")
+        assert board.request("GET", "/api/state")[0] == 503
+        free[0] = 10 ** 6
+        board.wait(lambda: "short of memory" not in status(browser), seconds=5, what="no more")
+        assert "Red to play" in status(browser)
+
+
 def test_the_replay_icons_are_drawn_not_font_glyphs(browser, tmp_path):
     """Was: the start and end buttons were the characters U+23EE and U+23ED, empty boxes
     on a phone without that font. The discs' marks are drawn too."""
@@ -395,3 +412,105 @@ def test_the_page_draws_any_board_size_and_changes_it(browser, tmp_path):
         board.wait(lambda: len(browser.find_elements("css selector", ".cell")) == 20, what="5 x 4 cells on the page")
         assert "5x4 board" in browser.find_element("id", "kind").text
         board.wait(lambda: "8x7" in browser.find_element("id", "games").text, what="the 8x7 game left, listed")
+
+
+# ---------------------------------------------------------------- a phone that stays paired (issue 32)
+
+WATCH_STATUS = ("window.said=[];new MutationObserver(()=>said.push(document.getElementById('status').textContent))"
+                ".observe(document.getElementById('status'),{childList:true,characterData:true,subtree:true})")
+
+
+def said_since(driver):
+    """Every text the status line has shown since WATCH_STATUS (or the last call)."""
+    return driver.execute_script("const s=said;window.said=[];return s")
+
+
+def restarted(board, flash, forget=False, driver=None):
+    """The board turned off (its server gone: the page loses it) and on again on the same
+    flash and port; `forget`: its paired phones forgotten while it was off; `driver`: off
+    until that page says the board cannot be reached (the project's server is back within
+    the page's 1 s retry, so a quick restart may go unseen)."""
+    port = board.port
+    board.__exit__(None, None, None)
+    if forget:
+        os.remove(os.path.join(flash, "paired.bin"))
+    end = time.monotonic() + 30
+    while driver is not None and "cannot be reached" not in status(driver):
+        assert time.monotonic() < end, "the page never said the board was gone"
+        time.sleep(0.05)
+    return WebBoard(flash, port=port).__enter__()
+
+
+def test_a_paired_page_stays_paired_when_the_board_restarts(browser, tmp_path):
+    """Was: after a restart the page said "Your turn" and its tap got "Pair this page first"."""
+    flash = str(tmp_path)
+    board = WebBoard(flash, settings={"mode": "ai", "level": 1, "first": "red"}).__enter__()
+    try:
+        board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
+        board.wait(lambda: len(page_moves(browser)) == 2 and "Your turn" in status(browser), what="the AI's reply")
+        moves = page_moves(browser)
+        board = restarted(board, flash)
+        board.wait(lambda: "cannot be reached" not in status(browser) and "Your turn: choose a column" in
+                   status(browser), seconds=30, what="the page back")
+        assert page_moves(browser) == moves and not browser.find_element("id", "pairbox").is_displayed()
+        browser.find_element("css selector", '.cell[data-col="3"][data-row="6"]').click()
+        board.wait(lambda: board.app.board.moves_string().startswith(moves + "3"), what="the tap taken")
+        assert "Pair" not in msg(browser)
+    finally:
+        board.__exit__(None, None, None)
+
+
+def test_a_page_no_longer_paired_says_so_when_it_reconnects_never_your_turn(browser, tmp_path):
+    flash = str(tmp_path)
+    board = WebBoard(flash, settings={"mode": "ai", "level": 1, "first": "red"}).__enter__()
+    try:
+        board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: "Your turn: choose a column" in status(browser), what="your turn")
+        browser.execute_script(WATCH_STATUS)
+        board = restarted(board, flash, forget=True, driver=browser)
+        board.wait(lambda: "no longer paired" in msg(browser), seconds=30, what="said at once")
+        assert msg(browser) == "This page is no longer paired: enter the code on the board."
+        assert browser.find_element("id", "pairbox").is_displayed()
+        assert browser.execute_script("return localStorage.getItem('c4token')") is None
+        board.wait(lambda: "Red to play: pair this page" in status(browser), what="the status")
+        seen = said_since(browser)
+        assert not any("Your turn" in s for s in seen), seen
+        pair_page(browser, board)  # the code on the board now: playing again
+        board.wait(lambda: "Your turn: choose a column" in status(browser), what="paired again")
+    finally:
+        board.__exit__(None, None, None)
+
+
+def test_forget_paired_phones_from_the_page_and_a_live_page_hears_it(browser, tmp_path):
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: "Red to play: choose a column" in status(browser), what="paired, live")
+        # another phone forgets every phone: this page, live, hears it and says so
+        other = board.pair()
+        assert board.request("POST", "/api/forget", {}, other)[0] == 200
+        board.wait(lambda: "no longer paired" in msg(browser), what="said without a reconnect")
+        assert browser.find_element("id", "pairbox").is_displayed()
+        assert "Red to play: pair this page" in status(browser)
+        # this page forgets them all, itself too: asked first, then back to the pairing screen
+        pair_page(browser, board)
+        mine = browser.execute_script("return localStorage.getItem('c4token')")
+        other = board.pair()
+        browser.find_element("id", "forget").click()
+        alert = browser.switch_to.alert
+        assert "this one too" in alert.text
+        alert.dismiss()
+        assert board.request("GET", "/api/state", headers={"Authorization": "Bearer " + mine})[1]["paired"]
+        browser.find_element("id", "forget").click()
+        browser.switch_to.alert.accept()
+        board.wait(lambda: browser.find_element("id", "pairbox").is_displayed(), what="the pairing screen")
+        assert "Forgotten" in msg(browser) and rgb(browser, "msg")[1] > rgb(browser, "msg")[0]
+        for token in ("Bearer " + mine, other["Authorization"]):
+            assert board.request("GET", "/api/state", headers={"Authorization": token})[1]["paired"] is False
+        assert browser.execute_script("return localStorage.getItem('c4token')") is None

@@ -6,29 +6,21 @@ through a real browser, and read the simulated matrix (`panel`).
 """
 import http.client
 import json
-import socket
 import threading
 import time
 
 from host_sim.clock import CLOCK
 from host_sim.world import Sim
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from tools.common import free_port  # noqa: F401  (the tests take it from here)
 
 
 class WebBoard:
-    def __init__(self, flash_dir, settings=None, chip_speed=False, games=None):
+    def __init__(self, flash_dir, settings=None, chip_speed=False, games=None, port=None):
         self.flash_dir = flash_dir
         self.settings = settings or {}
         self.chip_speed = chip_speed
         self.games = games
-        self.port = free_port()
+        self.port = port or free_port()  # the same port again: the same board started again
         self.sim = None
         self.server = None
         self.error = None
@@ -53,7 +45,8 @@ class WebBoard:
             self.sim = Sim(self.flash_dir, seed=3, chip_speed=self.chip_speed)
             CLOCK.make_real()
             from connect4.app.face import Face
-            self.server = Server(Face(self.sim.app), Pairing(), NetConf(os.path.join(self.flash_dir, "")).load(),
+            flash = os.path.join(self.flash_dir, "")
+            self.server = Server(Face(self.sim.app), Pairing(flash), NetConf(flash).load(),
                                  games=self.games).start("127.0.0.1", self.port)
             self.ready.set()
             while not self.stop_flag:

@@ -4,6 +4,7 @@ Host only (CPython); it imports nothing from the firmware, so any tool can
 use it. Scripts run as `python tools/<job>/<name>.py` put the repository root
 on sys.path themselves (two lines at their top) before importing this.
 """
+import hashlib
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "tools")
 DATA = os.path.join(TOOLS, "data")
-CHIP_FILE = os.path.join(DATA, "chip.txt")  # instructions per node (tools/bench/instr_per_node.py)
+CHIP_FILE = os.path.join(DATA, "chip.txt")  # instructions per node on the chip (tools/chip/speed.py)
 
 # The scripts that run inside MicroPython (the board, the VM, the unix port),
 # relative to ROOT. Each starts with MICROPYTHON_MARK; tests/test_tools.py
@@ -37,14 +38,104 @@ def run_script(args, micropython=None):
     return subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
+def free_port():
+    """A TCP port free on 127.0.0.1 now (for a server a test or tool starts)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def path(rel):
     """The absolute host path of a ROOT-relative '/'-separated path."""
     return os.path.join(ROOT, *rel.split("/"))
 
 
-# Instructions per second assumed for the ESP32-C3 at 160 MHz: the chip's time
-# per move is estimated as nodes x instructions per node / CHIP_IPS.
-CHIP_IPS = 100_000_000
+# The chip's speed. Its instructions per search node are counted, not assumed:
+# tools/data/chip.txt, measured on the stock MicroPython image in the emulated
+# ESP32-C3 (tools/chip/speed.py). What is assumed, here and only here: the
+# ESP32-C3 at CHIP_HZ takes 1.0-1.5 cycles an instruction (CHIP_CPI;
+# ../shared/CHIP.md), so it runs 107-160 M instructions a second
+# (CHIP_IPS_RANGE). Every chip time the tools estimate takes the slow end,
+# CHIP_IPS: nodes x instructions per node / CHIP_IPS.
+CHIP_HZ = 160_000_000
+CHIP_CPI = (1.0, 1.5)
+CHIP_IPS_RANGE = (int(CHIP_HZ / CHIP_CPI[1]), int(CHIP_HZ / CHIP_CPI[0]))  # 106,666,666 to 160,000,000
+CHIP_IPS = CHIP_IPS_RANGE[0]
+CHIP_IPS_WORDS = "%d M instructions/s (%d MHz at %.1f cycles an instruction, the slow end of %.1f-%.1f)" % (
+    round(CHIP_IPS / 1e6), CHIP_HZ // 10 ** 6, CHIP_CPI[1], CHIP_CPI[0], CHIP_CPI[1])
+# The engine's sources the figures depend on (engine_fingerprint: a stale record is spotted)
+ENGINE_FILES = ("board.py", "core.py", "search.py")
+
+
+def engine_fingerprint():
+    """A hash of the engine sources the chip's figures depend on, to spot a stale record."""
+    digest = hashlib.sha1()
+    for name in ENGINE_FILES:
+        with open(os.path.join(ROOT, "firmware", "connect4", "engine", name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:12]
+
+
+def board_sizes():
+    """Every supported board size as "COLSxROWS", 4x4 to 8x7."""
+    return ["%dx%d" % (c, r) for r in range(4, 8) for c in range(4, 9)]
+
+
+def chip_record():
+    """tools/data/chip.txt's fields, {name: text} (tools/chip/speed.py --record writes it): the
+    one reader of the chip's speed record; a missing file or line is an error that names it,
+    never a figure made up."""
+    fields = {}
+    try:
+        with open(CHIP_FILE) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    key, _, value = line.strip().partition(" ")
+                    fields[key] = value.strip()
+    except OSError as e:
+        raise RuntimeError("the chip's speed record %s cannot be read: %s" % (CHIP_FILE, e))
+    return fields
+
+
+def chip_instructions_per_node(size=None):
+    """The recorded instructions per search node on the chip (size "COLSxROWS": that board's
+    figure; None: the 7x6 board's, levels 6-8 together, as the levels are tuned)."""
+    key = "instructions_per_node" + ("_" + size if size else "")
+    value = chip_record().get(key)
+    if value is None or not value.isdigit() or int(value) <= 0:
+        raise RuntimeError("%s has no figure %s (re-record it: tools/chip/speed.py --record)"
+                           % (CHIP_FILE, key))
+    return int(value)
+
+
+def chip_nodes_per_second(ipn=None):
+    """The chip's search speed, nodes a second: CHIP_IPS over `ipn` instructions per node
+    (default: tools/data/chip.txt's record). Every figure of the chip's speed comes from
+    here: the simulator's --chip-speed and --help (through host_sim.world, which runs
+    without tools/ too), the browser page, the benches' tables; tests/test_doc_figures.py
+    holds the docs to it."""
+    return CHIP_IPS // (ipn or chip_instructions_per_node())
+
+
+def chip_speed_range(ipn=None):
+    """(slowest, fastest) nodes a second at CHIP_IPS_RANGE's two ends (default: the record's)."""
+    ipn = ipn or chip_instructions_per_node()
+    return CHIP_IPS_RANGE[0] // ipn, CHIP_IPS_RANGE[1] // ipn
+
+
+# The chip's GC heap on the stock 1.28 image (`make chip-test`, 2026-11-26): 64,000 bytes at
+# power-on, grown once, out of the ESP-IDF heap, to CHIP_GC_HEAP_APP when the app is built. With
+# Wi-Fi on it must not grow again: a second growth takes the ESP-IDF heap that lwIP and the Wi-Fi
+# driver allocate from at run time, and never gives it back (issue 31: the page then answered
+# nothing). CHIP_GC_FREE_MIN stays free in it at the worst. CHIP_GC_EXTRA_WIFI is what the chip
+# held beyond `make memory`'s figure for it (tools/mpvm/memory.py's gc_web): 110,320 bytes in use
+# serving the page (tests/chip/test_app_on_chip.py, its probe's 2 KB included) against 105,756.
+CHIP_GC_HEAP_APP = 127_936
+CHIP_GC_FREE_MIN = 12 * 1024
+CHIP_GC_EXTRA_WIFI = 4_564
 
 # The chip's stack (../shared/CHIP.md, "The stack, measured", on the stock 1.28.0
 # image): MicroPython's check raises "maximum recursion depth exceeded" past
@@ -64,6 +155,12 @@ CHIP_PLY_BYTES = 460
 CHIP_ENGINE_BASE = 2_340
 CHIP_APP_BASE = 3_556
 CHIP_FRAME_BYTES = -(-CHIP_ENGINE_BASE // 7)  # 335
+# What the board holds under engine_main's module frame when the REPL imports it (the
+# REPL's <stdin> frame and the import's C frames), which the frames' model above left out:
+# measured by `make chip-test` (tests/chip/test_engine_on_chip.py, 2026-11-26) as 5,500
+# bytes at the protocol's StreamLines.ready against the model's 4,815 for the frames
+# there, so 685, rounded up.
+CHIP_REPL_IMPORT_BYTES = 704
 STACK_BUDGET = CHIP_STACK_LIMIT - CHIP_STACK_MARGIN  # 13,312 bytes: the deepest chain's most
 
 

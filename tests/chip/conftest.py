@@ -11,23 +11,18 @@ one file more, `/boot.py`, which makes the NeoPixel bit-banged (the emulator
 has no RMT peripheral), and whatever the test adds (wifi.json, settings).
 """
 import os
+import subprocess
 
 import pytest
 
-from tools.board import image
-from tools.chip.emulator import Chip, find_qemu
-
-EMULATOR_BOOT = (b"import esp32\n"
-                 b"esp32.RMT.bitstream_rmt(False)  # the emulator has no RMT: bit-bang the NeoPixel\n")
-
-
-def _firmware():
-    path = os.environ.get("FIRMWARE", "")
-    return path if path and os.path.isfile(path) else None
+from tools import common
+from tools.board import device, image
+from tools.common import ROOT
+from tools.chip.emulator import Chip, find_firmware, find_qemu, flash_image
 
 
 def pytest_collection_modifyitems(config, items):
-    qemu, firmware = find_qemu(), _firmware()
+    qemu, firmware = find_qemu(), find_firmware()
     reason = None
     if not os.environ.get("CHIP_TEST"):
         reason = "the chip in the loop runs by `make chip-test` (CHIP_TEST=1), not in `make test`"
@@ -42,6 +37,10 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+LOGS = os.path.join(ROOT, "build", "chip-logs")
+os.makedirs(LOGS, exist_ok=True)
+
+
 @pytest.fixture(scope="session")
 def deployed():
     """What `make deploy` copies, built once: [(board path, bytes)]."""
@@ -50,19 +49,29 @@ def deployed():
 
 @pytest.fixture(scope="session")
 def firmware_bytes():
-    return image.read_firmware(_firmware())
+    return image.read_firmware(find_firmware())
+
+
+@pytest.fixture(scope="session")
+def probe_mpy(tmp_path_factory):
+    """tools/chip/app_probe.py compiled as deploy compiles the firmware."""
+    out = tmp_path_factory.mktemp("probe") / "app_probe.mpy"
+    cmd = [device.tool("mpy-cross")] + device.MPY_FLAGS + ["-s", "app_probe.py", "-o", str(out),
+                                                            os.path.join(ROOT, common.CHIP_PROBE)]
+    subprocess.run(cmd, check=True)
+    return out.read_bytes()
 
 
 @pytest.fixture
-def chip(tmp_path, deployed, firmware_bytes, request):
+def chip(tmp_path, deployed, firmware_bytes, probe_mpy, request):
     """A factory: chip(extra_files) -> a Chip on a fresh flash (closed at the test's end)."""
     made = []
 
     def make(extra=(), wifi=True, http_to=None):
-        files = list(deployed) + [("/boot.py", EMULATOR_BOOT)] + list(extra)
         flash = tmp_path / ("flash%d.bin" % len(made))
-        flash.write_bytes(image.image(firmware_bytes, files))
-        log = open(tmp_path / ("uart%d.log" % len(made)), "wb")
+        flash.write_bytes(flash_image(firmware_bytes, deployed, [("/app_probe.mpy", probe_mpy)] + list(extra)))
+        # the UART, kept where pytest's rotation of its temporary folders leaves it
+        log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
         kwargs = {"http_to": http_to} if http_to else {}
         c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, **kwargs)
         made.append((c, log))

@@ -1,31 +1,21 @@
 """What the chip tests do with an emulated board: reach its REPL, run the app's probe, read its lines."""
 import functools
-import os
 import re
 
 from tools.chip.emulator import ChipStalled
 
-PROBE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                     "tools", "chip", "app_probe.py")
 
 
-def repl(c, attempts=3):
-    """Boot, stop main.py with Ctrl-C and enter the raw REPL."""
-    c.boot()
-    c.read_until(b"entry", timeout=60)
-    c.interrupt(timeout=120)
-    c.raw_repl()
-    return c
+def repl(c):
+    """Boot, stop main.py with Ctrl-C and enter the raw REPL (Chip.repl)."""
+    return c.repl()
 
 
 def run_probe(c, **probe):
-    """Start tools/chip/app_probe.py (the app as main.py runs it, reporting) from the raw REPL;
-    returns at once: read its lines with c.read_until."""
-    with open(PROBE, "rb") as f:
-        src = f.read()
-    c.write("PROBE = %r\n" % (probe,))
-    c.write(src)
-    c.write(b"\x04")
+    """Start tools/chip/app_probe.py (the app as main.py runs it, reporting; on the flash as
+    /app_probe.mpy) from the raw REPL; returns at once: read its lines with c.read_until."""
+    c.write("import sys\nsys.modules.pop('app_probe', None)\nsys.argv[:] = ['app_probe', %r]\n"
+            "import app_probe\n\x04" % repr(probe))
     c.read_until(b"OK", timeout=60)
 
 
@@ -44,10 +34,9 @@ def parse_fields(line):
 
 def gc_heap(text):
     """Every `GC: total: T, used: U, free: F` of micropython.mem_info() in `text`: [(T, U, F)].
-    (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)
-    Found anywhere in a line: the UART now and then runs two of the board's lines together."""
-    return [tuple(int(n) for n in m.groups())
-            for m in re.finditer(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)]
+    (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)"""
+    return [tuple(int(x) for x in m) for m in
+            re.findall(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)]
 
 
 def wait_lines(c, marker, until, timeout):

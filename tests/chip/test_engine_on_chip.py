@@ -68,3 +68,50 @@ def test_engine_main_on_the_chip_prints_what_make_engine_prints(chip):
     c.write(b"quit\n")
     c.read_until(b"\x04", timeout=60, stall=STALL_S)
     assert got == expected
+
+
+# Read on the chip inside the engine protocol's poll hook (Protocol._poll, which the search
+# calls every poll_interval nodes) and inside what it calls to look for a line (StreamLines.ready):
+# each replaced by a wrapper that reads micropython.stack_use() and calls it, at its depth.
+STACK_SCRIPT = b"""import micropython
+from connect4.engine import protocol
+DEEPEST = [0]
+def _wrap(cls, name):
+    inner = getattr(cls, name)
+    def wrapped(self, *args):
+        s = micropython.stack_use()
+        if s > DEEPEST[0]:
+            DEEPEST[0] = s
+        return inner(self, *args)
+    setattr(cls, name, wrapped)
+_wrap(protocol.Protocol, "_poll")
+_wrap(protocol.StreamLines, "ready")
+import engine_main
+print("probe deepest stack", DEEPEST[0])
+"""
+
+
+@retry_stalls
+def test_the_protocols_stack_on_the_chip_stays_under_the_budget_and_the_model_bounds_it(chip):
+    """Issue 30 b through the protocol: level-8 searches on 8-30-disc positions (every level;
+    tests/test_stack_depth.py's commands), the deepest stack under 13,312 bytes; and the model
+    that `make test` holds the firmware to (tools/bench/stack.py) is not below the chip."""
+    from tests.test_stack_depth import level_commands
+    from tools.bench import stack
+    from tools.common import STACK_BUDGET
+    cmds = level_commands()
+    c = repl(chip(wifi=False))
+    c.write(STACK_SCRIPT + b"\x04")
+    c.read_until(b"OK", timeout=30, stall=STALL_S)
+    for line in cmds:
+        c.write(line + "\n")
+        if line.startswith("go"):
+            c.read_until(b"bestmove", timeout=600, stall=STALL_S)
+    c.write(b"quit\n")
+    text = c.read_until(b"probe deepest stack", timeout=120, stall=STALL_S) + c.read_until(
+        b"\n", timeout=30, stall=STALL_S)
+    chip_bytes = int(text.split()[-1])
+    hook, _ = stack.engine_main(cmds)
+    print("deepest stack in the engine protocol: the chip %d bytes, the model %d" % (chip_bytes, hook.most))
+    assert chip_bytes < STACK_BUDGET
+    assert hook.most >= chip_bytes, "the stack model under-estimates the chip: fix tools.common.stack_bytes"

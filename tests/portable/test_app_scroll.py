@@ -1,10 +1,10 @@
 """The scrolling text (the address and pairing code on the matrix) and the menu's
-Wi-Fi item, on fake hardware: the board side of Wi-Fi short of the radio."""
+Wi-Fi and phones items, on fake hardware: the board side of Wi-Fi short of the radio."""
 from connect4.app.scroll import Scroller, STEP_MS, glyph
 from connect4.app.glyphs import WHITE, GREEN
 from connect4.app import menu as menu_mod
 from connect4.app.game import MENU
-from connect4.hw.input import SELECT, RIGHT
+from connect4.hw.input import SELECT, RIGHT, LEFT
 from fakes import Rig
 
 
@@ -54,6 +54,32 @@ def test_the_menus_wifi_item_toggles_and_reports_it():
     assert m.event(SELECT) == 0 and m.editing
     assert m.event(RIGHT) == 0 and m.wifi_on
     assert m.event(SELECT) == menu_mod.WIFI and m.wifi_on and m.changed == []  # never saved
+
+
+def test_the_menus_phones_item_forgets_only_when_turned_to_forget_and_confirmed():
+    """Issue 32: "forget paired phones" on the board: a press and a press do nothing; a press,
+    a turn (the phone crossed out in red) and a press do, once."""
+    from connect4.app.glyphs import RED
+    m = menu_mod.Menu({"mode": "ai", "level": 1, "first": "red", "blunder": -1, "brightness": 4},
+                      {"ai": [[0, 0, 0]] * 8, "two": [0, 0, 0]})
+    for _ in range(menu_mod.ITEMS.index("phones")):
+        m.event(RIGHT)
+
+    def reds():
+        d = Grid()
+        m.render(d, 0)
+        return sum(1 for c in d.cells.values() if c == RED)
+    assert m.event(SELECT) == 0 and m.editing and reds() == 0
+    assert m.event(SELECT) == 0 and not m.editing  # confirmed as it was: kept
+    assert m.event(SELECT) == 0 and m.event(RIGHT) == 0 and m.forget and reds() >= 8
+    assert m.event(LEFT) == 0 and not m.forget and reds() == 0  # turned back: kept
+    m.event(RIGHT)
+    assert m.event(SELECT) == menu_mod.FORGET and not m.forget and not m.editing
+    assert reds() == 0 and m.changed == []  # no setting: nothing saved
+    m.event(SELECT)
+    m.event(RIGHT)
+    m.open(m.settings, m.stats)  # the menu left and opened again: nothing pending
+    assert not m.forget
 
 
 def test_a_banner_shows_over_the_game_and_any_input_ends_it():

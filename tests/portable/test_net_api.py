@@ -8,21 +8,9 @@ from connect4.app.face import Face
 from connect4.net.api import Api, parse_body, MAX_BODY
 from connect4.net.pairing import Pairing, MAX_TRIES
 from connect4.net.netconf import NetConf
-from fakes import Rig, tmpdir
+from fakes import Rig, tmpdir, Counter
 
 
-class Counter:
-    """Deterministic bytes for codes and tokens."""
-
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self, k):
-        out = bytearray(k)
-        for i in range(k):
-            self.n += 1
-            out[i] = (self.n * 37 + 11) & 0xFF
-        return bytes(out)
 
 
 def setup(name, mode="two", first="red", level=1):
@@ -299,3 +287,33 @@ def test_the_board_size_from_the_page_columns_rows_and_a_clear_400():
     assert (api.state()[1]["columns"], api.state()[1]["rows"]) == (4, 5)
     status, games = api.games()
     assert [g["size"] for g in games["games"]] == ["8x7", "7x6"]  # the games left, newest first
+
+
+def test_state_says_whether_the_token_sent_is_paired_and_the_live_state_never_does():
+    """Issue 32: a page checks its token at every (re)connect with GET /api/state."""
+    rig, api, auth = setup("api_paired")
+    assert api.state(auth)[1]["paired"] is True
+    for bad in (None, "", "Bearer ", "Bearer " + "0" * 24, auth[:-1], "Basic " + auth[7:]):
+        assert api.state(bad)[1]["paired"] is False, bad
+    live = api.live()  # the live events': one stream for every page, no token
+    assert "paired" not in live and live["revoked"] == 0
+    s = api.state(auth)[1]
+    del s["paired"]
+    assert s == live
+
+
+def test_forget_needs_a_session_drops_every_phone_and_says_so_in_the_live_state():
+    rig, api, auth = setup("api_forget")
+    other = "Bearer " + api.pair(body({"code": api.pairing.code}))[1]["token"]
+    code = api.pairing.code
+    assert api.forget(None, b"{}")[0] == 401 and api.forget("Bearer x", b"{}")[0] == 401
+    assert api.forget(auth, body({"all": True}))[0] == 400 and api.forget(auth, b"[")[0] == 400
+    assert api.state(other)[1]["paired"] is True and api.live()["revoked"] == 0  # nothing yet
+    assert api.forget(other, b"{}") == (200, {"forgotten": True})
+    assert api.live()["revoked"] == 1  # the live pages' cue to check their token
+    for a in (auth, other):
+        assert api.state(a)[1]["paired"] is False
+        assert api.move(a, body({"column": 4}))[0] == 401
+        assert api.forget(a, b"{}")[0] == 401
+    assert api.pairing.code != code  # drawn anew: a phone that saw the old one must look again
+    assert api.pair(body({"code": api.pairing.code}))[0] == 200  # the new code pairs

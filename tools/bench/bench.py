@@ -1,10 +1,13 @@
 """`make bench`: the engine's speed and strength, as Markdown tables for docs/benchmarks.md.
 
 Every figure is measured in this run:
+  0. the chip's speed (`--only chip`): instructions per search node counted on the
+     emulated ESP32-C3 (tools/chip/speed.py; needs the emulator and FIRMWARE=, else
+     skipped, saying why), recorded in tools/data/chip.txt, which every chip time
+     below uses (tools.common.chip_nodes_per_second, at tools.common.CHIP_IPS);
   1. nodes per second on CPython and in the MicroPython VM (tools/bench/chipbench.py),
-     and instructions per node of the native code (callgrind on a MicroPython
-     unix-port binary given with --micropython, else the figure recorded in
-     tools/data/chip.txt by tools/bench/instr_per_node.py, with its provenance),
+     the chip's from tools/data/chip.txt (with --micropython, callgrind's count on
+     that unix-port binary beside it: tools/bench/instr_per_node.py, a cross-check),
      the deepest stack of a search on the chip (tools/bench/stack.py's model),
      and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
@@ -12,7 +15,7 @@ Every figure is measured in this run:
      else the samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
   4. per level: nodes per move and the estimated time per move on the chip
-     (nodes x instructions per node / 100 M instructions per second), and the
+     (nodes x instructions per node / tools.common.CHIP_IPS), and the
      level's results against a careless adult and against the tutorial AI;
   5. against a perfect player (tools/bench/perfect.py, bitbully): the top
      level, with the opening book firmware/book.bin (`make book`), as first
@@ -27,7 +30,11 @@ Every figure is measured in this run:
      top level's chip time per move and results against the tutorial AI
      adapted to the size; on the sizes it solves, every move checked by a
      brute-force solver;
-  8. against people (tools/bench/people.py): the top level with its book as
+  8. the web server (`--only web`): what one request costs in the MicroPython VM
+     (tools/web/request_cost.py, and its chip estimate), and, on the simulator,
+     the requests answered a second and the slowest answer while a peer holds
+     ten idle sockets and four clients poll (tools/web/load.py);
+  9. against people (tools/bench/people.py): the top level with its book as
      first and second player against the perfect player erring at 2-50%,
      levels 1-8, the tutorial and threat-aware AIs and the random mover, every
      move judged by bitbully (W-D-L, games that kept a win or a given draw,
@@ -38,9 +45,11 @@ its markers with the date and the command, and keeps the others (tools/bench/pag
 
 Usage: python tools/bench/bench.py [--quick] [--only SECTION] [--games N]
                                    [--ladder-games N] [--people-games N] [--jobs N]
-                                   [--micropython PATH] [--out FILE]
+                                   [--micropython PATH] [--firmware FILE] [--out FILE]
 --micropython also runs the people section's engines in that unix port (the same
-moves, about a hundred times faster).
+moves, about a hundred times faster). The chip section takes the image from
+FIRMWARE (make bench FIRMWARE=...) or --firmware, the emulator from QEMU or
+build/emulator/.
 """
 import argparse
 import multiprocessing
@@ -63,7 +72,7 @@ from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
-from tools.common import CHIP_FILE, CHIP_IPS, CHIP_STACK_LIMIT, CHIP_STACK_MARGIN, ROOT, STACK_BUDGET  # noqa: E402
+from tools.common import CHIP_IPS, CHIP_STACK_LIMIT, CHIP_STACK_MARGIN, ROOT, STACK_BUDGET  # noqa: E402
 from tools.common import TOP_LEVEL as TOP, sign  # noqa: E402
 from tools.mpvm import memory  # noqa: E402
 
@@ -80,27 +89,85 @@ def speed(micropython, quick):
                      grow=True, timeout=900)
         m = re.search(r"total nodes (\d+) ms (\d+) nps (\d+)", r.stdout)
         vm_nps = int(m.group(3)) if m else None
+    callgrind = None
     if micropython:
         from tools.bench.instr_per_node import measure
-        ipn = measure(micropython)
-        source = "measured now on %s" % micropython
-    else:
-        ipn, source = recorded_ipn()
-    return cpython_nps, vm_nps, ipn, source
+        callgrind = measure(micropython)
+    ipn, source = recorded_ipn()
+    return cpython_nps, vm_nps, ipn, source, callgrind
 
 
 def recorded_ipn():
-    from tools.bench.instr_per_node import engine_fingerprint
-    fields = {}
-    with open(CHIP_FILE) as f:
-        for line in f:
-            if not line.startswith("#") and line.strip():
-                key, value = line.split(None, 1)
-                fields[key] = value.strip()
-    source = "recorded in tools/data/chip.txt: " + fields["source"]
-    if fields["engine"] != engine_fingerprint():
-        source += " (STALE: the engine changed since; re-run tools/bench/instr_per_node.py --record)"
-    return int(fields["instructions_per_node"]), source
+    """(the chip's instructions per node, where they come from) of tools/data/chip.txt."""
+    fields = common.chip_record()
+    source = "recorded in tools/data/chip.txt: " + fields.get("source", "(no source line)")
+    if fields.get("engine") != common.engine_fingerprint():
+        source += (" (STALE: the engine changed since; `make bench FIRMWARE=... BENCH_ARGS=\"--only chip\"` "
+                   "records it again)")
+    return common.chip_instructions_per_node(), source
+
+
+# ---------------------------------------------------------------- the chip
+
+def chip_speed(args, say):
+    """The chip's figures, measured on the emulated chip and recorded (tools/chip/speed.py);
+    without the emulator or the image, a line saying why (and no section on the page)."""
+    from tools.chip import emulator, speed as chip
+    qemu, firmware = emulator.find_qemu(), args.firmware or emulator.find_firmware()
+    if qemu is None or firmware is None or not os.path.isfile(firmware):
+        say.progress("chip: skipped, %s; tools/data/chip.txt keeps its record" % (
+            "no emulator (QEMU=path/to/qemu-system-riscv32, or build/emulator/: "
+            "docs/developer.md#the-chip-in-the-loop)" if qemu is None else
+            "no MicroPython image (FIRMWARE=ESP32_GENERIC_C3-<date>-v1.28.0.bin)"))
+        return
+    say.part("chip")
+    found = chip.measure(firmware, qemu, sizes=common.board_sizes(), say=say.progress)
+    with open(common.CHIP_FILE, "w") as f:
+        f.write(chip.record_text(found, firmware))
+    fig = chip.figures(found)
+    ipn = fig["instructions_per_node"]
+    slow, fast = common.chip_speed_range(ipn)
+    top = levels.nodes(TOP)
+    top_ipn = fig["instructions_per_node_level%d" % TOP]
+    say("### Speed on the chip (the emulated ESP32-C3: instructions counted)")
+    say()
+    say("| what | on the chip |")
+    say("|---|---:|")
+    for lv in reversed(chip.LEVELS):
+        n, _ = found["levels"][lv]
+        say("| instructions per search node, level %d (%s nodes on chipbench's 3 positions) | %s |" % (
+            lv, format(n, ","), format(fig["instructions_per_node_level%d" % lv], ",")))
+    say("| **levels %d-%d together: the figure every chip time uses** | **%s** |" % (
+        chip.LEVELS[0], chip.LEVELS[-1], format(ipn, ",")))
+    n, us = found["bench"]
+    say("| `make bench-device`'s run (9 positions at 5,000 nodes) | %s |" % format(chip.per_node(n, us), ","))
+    say("| search nodes per second | %s-%s |" % (format(slow, ","), format(fast, ",")))
+    say("| level %d at its full budget (%s nodes, %s instructions a node) | %.2f-%.2f s |" % (
+        TOP, format(top, ","), format(top_ipn, ","), top * top_ipn / common.CHIP_IPS_RANGE[1],
+        top * top_ipn / common.CHIP_IPS_RANGE[0]))
+    say()
+    say("Instructions per node on every board size (chipbench's 7 positions of the size at "
+        "%s nodes each):" % format(chip.SIZE_BUDGET, ","))
+    say()
+    say("| rows / columns | 4 | 5 | 6 | 7 | 8 |")
+    say("|---:|---:|---:|---:|---:|---:|")
+    for rows in range(4, 8):
+        say("| %d | %s |" % (rows, " | ".join(
+            format(fig["instructions_per_node_%dx%d" % (cols, rows)], ",") for cols in range(4, 9))))
+    say()
+    say("Counted on the stock %s in the emulated ESP32-C3 (`-icount shift=3`: one instruction, 8 ns "
+        "of emulated time; the board's own `ticks_us` around each search, x 125). Only the cycles an "
+        "instruction are assumed, %.1f-%.1f at %d MHz (tools/common.py): the speeds and times above "
+        "are at %d-%d M instructions/s, and every chip time estimate of this page, `make sim "
+        "SIM_ARGS=--chip-speed` and the browser page at the slow end, %d M, through "
+        "tools.common.chip_nodes_per_second(): %s nodes/s. Recorded in "
+        "tools/data/chip.txt (engine %s) by `python tools/chip/speed.py --firmware FIRMWARE "
+        "--record`, which this section runs (`make bench FIRMWARE=%s BENCH_ARGS=\"--only chip\"`)." % (
+            chip.image_name(firmware), common.CHIP_CPI[0], common.CHIP_CPI[1], common.CHIP_HZ // 10 ** 6,
+            round(common.CHIP_IPS_RANGE[0] / 1e6), round(common.CHIP_IPS_RANGE[1] / 1e6),
+            round(common.CHIP_IPS / 1e6), format(slow, ","),
+            common.engine_fingerprint(), os.path.basename(firmware)))
+    say()
 
 
 # ---------------------------------------------------------------- accuracy
@@ -392,6 +459,7 @@ def main(argv=None):
     parser.add_argument("--people-games", type=int, help="games a side per opponent of the people "
                         "section (default %d; --quick 4)" % people.GAMES)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--firmware", help="the chip section's MicroPython image (default: $FIRMWARE)")
     args = parser.parse_args(argv)
     for name in ("games", "ladder_games", "people_games", "jobs"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
@@ -399,11 +467,16 @@ def main(argv=None):
     started = time.time()
     say = common.Say()
     run = lambda section: args.only in (None, section)  # noqa: E731
+    if run("chip"):
+        chip_speed(args, say)
     if run("speed"):
         say.part("speed")
         ipn = speed_and_memory(args, say)
     else:
         ipn = recorded_ipn()[0]
+    if run("web"):
+        say.part("web")
+        web_table(say, args.quick)
     with multiprocessing.Pool(args.jobs) as pool:
         if run("accuracy"):
             say.part("accuracy")
@@ -420,7 +493,7 @@ def main(argv=None):
             ladder.report(say, *ladder.ladder(pool, games), games=games)
         if run("sizes"):
             say.part("sizes")
-            ipn_of, source = size_ipn(args.micropython)
+            ipn_of, source = size_ipn()
             sizes.report(pool, say, args.quick, ipn_of, source)
     given = sys.argv[1:] if argv is None else argv
     if run("people"):
@@ -436,35 +509,27 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("speed", "accuracy", "levels", "perfect", "sets", "ladder", "sizes", "people")
+SECTIONS = ("chip", "speed", "web", "accuracy", "levels", "perfect", "sets", "ladder", "sizes", "people")
 
 
-def size_ipn(micropython):
+def size_ipn():
     """(ipn_of(size) -> (instructions per node, how known), source) for the sizes section:
-    callgrind now with --micropython, else the figures recorded in tools/data/chip.txt
-    (instr_per_node.py --sizes --record), else the 7x6 figure times levels.node_cost."""
-    from tools.bench.instr_per_node import measure, recorded
+    the chip's figures recorded in tools/data/chip.txt, else (a size not recorded) the
+    7x6 figure times levels.node_cost."""
     base, source = recorded_ipn()
-    cache = {}
+    record = common.chip_record()
 
     def ipn_of(size):
-        name = "%dx%d" % size
-        if name not in cache:
-            if micropython:
-                cache[name] = (measure(micropython, size=name), "measured")
-            else:
-                figure = recorded("instructions_per_node_" + name)
-                cache[name] = (figure, "recorded") if figure else \
-                    (base * levels.node_cost(*size) // 100, "modelled")
-        return cache[name]
-    if micropython:
-        return ipn_of, "callgrind now on %s" % micropython
+        figure = record.get("instructions_per_node_%dx%d" % size, "")
+        if figure.isdigit():
+            return int(figure), "recorded"
+        return base * levels.node_cost(*size) // 100, "modelled"
     return ipn_of, source
 
 
 def speed_and_memory(args, say):
     """The speed and memory tables; returns the instructions per node."""
-    cpython_nps, vm_nps, ipn, source = speed(args.micropython, args.quick)
+    cpython_nps, vm_nps, ipn, source, callgrind = speed(args.micropython, args.quick)
     say("### Speed")
     say()
     say("| where | nodes per second |")
@@ -473,41 +538,75 @@ def speed_and_memory(args, say):
         sys.version_info[0], sys.version_info[1], cpython_nps))
     if vm_nps is not None:
         say("| MicroPython VM (WebAssembly, bytecode, no native emitter) | %d |" % vm_nps)
-    say("| ESP32-C3 estimate: 100 M instructions/s / %d instructions per node | %d |" % (
-        ipn, CHIP_IPS // ipn))
+    say("| ESP32-C3: %d M instructions/s / %d instructions per node | %d |" % (
+        round(common.CHIP_IPS / 1e6), ipn, common.chip_nodes_per_second(ipn)))
     say()
     say("Instructions per node: %s." % source)
+    if callgrind is not None:
+        say("Callgrind on %s (tools/bench/instr_per_node.py, x86 instructions of the unix port, "
+            "a cross-check): %d instructions per node." % (args.micropython, callgrind))
     say()
     say.part("stack")
     stack_table(say)
 
     if mpvm.available():
         say.part("memory")
-        f = memory.measure()
-        kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
-        say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
-        say()
-        say("| what | heap |")
-        say("|---|---:|")
-        say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
-        say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
-            kb(f["table"]), kb(f["app"])))
-        say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
-        say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
-            memory.GAME_LEVEL, kb(f["game_peak"])))
-        say("| bytes allocated per search node | %d |" % f["per_node"])
-        say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
-            kb(f["replaced_bytecode"]), kb(f["native"])))
-        say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
-            % kb(f["footprint"]))
-        say("| Wi-Fi on: the web server (microdot, API, routes, pairing, scrolling text), the table "
-            "shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
-        say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
-        say()
-        say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
-            kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
-        say()
+        memory_table(say)
     return ipn
+
+
+def memory_table(say):
+    """The firmware's heap in the MicroPython VM (tools/mpvm/memory.py), as the page shows it."""
+    f = memory.measure()
+    kb = lambda n: "%.1f KB" % (n / 1024.0)  # noqa: E731
+    say("### Memory (MicroPython VM, heap %s, the firmware as deployed: .mpy)" % kb(f["heap"]))
+    say()
+    say("| what | heap |")
+    say("|---|---:|")
+    say("| firmware imported (what main.py imports) | %s |" % kb(f["import"]))
+    say("| the app built on it (drivers, store, menu, records, Searcher, %s table) | +%s |" % (
+        kb(f["table"]), kb(f["app"])))
+    say("| peak of a top-level move (%d nodes; at most) | %s |" % (f["search_nodes"], kb(f["search_peak"])))
+    say("| peak of a whole game against level %d, saved to flash and recorded (at most) | %s |" % (
+        memory.GAME_LEVEL, kb(f["game_peak"])))
+    say("| bytes allocated per search node | %d |" % f["per_node"])
+    say("| viper machine code, rv32imc (outside the GC heap; replaces %s of bytecode) | %s |" % (
+        kb(f["replaced_bytecode"]), kb(f["native"])))
+    say("| **footprint on the chip** (larger peak + machine code - replaced bytecode) | **%s** |"
+        % kb(f["footprint"]))
+    say("| Wi-Fi on: the link and radio, the web server (its own HTTP layer), API, pairing, scrolling "
+        "text, the table shrunk to %s | +%s |" % (kb(f["web_table"]), kb(f["web_with_table"])))
+    say("| **footprint with Wi-Fi on** (Python heap) | **%s** |" % kb(f["footprint_web"]))
+    say()
+    say("Budget (tools/mpvm/memory.py, half the chip's ~180 KB free heap): %s, %s." % (
+        kb(f["budget"]), "met" if f["footprint"] <= f["budget"] else "NOT MET"))
+    say()
+
+
+def web_table(say, quick):
+    """The web server: a request's cost (the MicroPython VM) and its answers under idle sockets."""
+    from tools.web import load, request_cost
+    from connect4.net import server
+    say("### Web server")
+    say()
+    say("| what | figure |")
+    say("|---|---:|")
+    if mpvm.available():
+        ms, size = request_cost.measure(50 if quick else 200)
+        say("| one `GET /api/state` (%d bytes) taken, read, answered and closed, MicroPython VM | %.2f ms |"
+            % (size, ms))
+        say("| the same on the chip (estimate: bytecode %d times slower than the VM) | %.1f ms |"
+            % (request_cost.CHIP_FACTOR, ms * request_cost.CHIP_FACTOR))
+    f = load.measure(2.0 if quick else 10.0)
+    say("| %d idle sockets and %d clients polling `GET /api/state` (simulator, this host): requests "
+        "answered a second | %.0f |" % (f["idle"], f["pollers"], f["per_second"]))
+    say("| the slowest answer under that load | %.0f ms |" % (1000 * f["slowest"]))
+    say("| answers other than 200 (503, timeouts, resets) | %d |" % (sum(f["statuses"].values()) - f["answered"]))
+    say()
+    say("The idle clients open another socket %d ms after the server closes one (tools/web/load.py); a "
+        "new connection takes the slot of the oldest one still waiting for its request once that one has "
+        "waited %d ms (GRACE_MS in connect4/net/server.py)." % (1000 * load.IDLE_PAUSE, server.GRACE_MS))
+    say()
 
 
 def stack_table(say):

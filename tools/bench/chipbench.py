@@ -1,30 +1,28 @@
 # Runs inside MicroPython: on the board (make bench-device), in the VM (make bench) and the unix port (callgrind); CPython too.
-"""Engine speed benchmark that runs anywhere the firmware runs.
+"""Engine speed benchmark that runs anywhere the firmware runs: the board
+(`make bench-device`: `mpremote run`), the emulated chip (tools/chip/speed.py),
+MicroPython's unix port (callgrind), the VM of the tests, CPython. Fixed
+positions at a fixed node budget, so every run does the same work: a
+`bench ...` line a position, then `total ...`.
 
-MicroPython on the board (`make bench-device` sends it with `mpremote run`),
-MicroPython's unix port (under callgrind, for instructions per node), the
-MicroPython VM of the tests, and CPython. It searches a fixed set of
-positions with a fixed node budget, so every run does the same work, and
-prints one `bench ...` line a position and a `total ...` line.
-
-With the argument `levels` (anywhere; `make bench-device` gives it), it then
-times every AI level of connect4.engine.levels: a few fixed positions searched
-with the level's depth cap and node budget (the Searcher itself, no
-blunders), one line a level:
+`levels` (anywhere) then times every AI level on a few fixed positions with
+the level's depth cap and node budget (the Searcher itself, no blunders):
     level L depth D nodes N ms T max M budget B
-D and B are the level's caps, N the mean nodes searched a move, T and M the
-mean and the longest milliseconds a move.
+D and B the level's caps, N the mean nodes a move, T and M the mean and the
+longest ms a move. `us` adds exact figures: ` us U` to `total`, ` total N us U`
+to each level (the nodes and microseconds of all its positions).
 
-Usage: chipbench.py [nodes] [firmware dir] [levels] [COLSxROWS: SIZE_POSITIONS on that size]
+Usage: chipbench.py [nodes] [firmware dir] [levels] [us] [COLSxROWS: SIZE_POSITIONS on that size]
 """
 import sys
 
 SIZE = [a for a in sys.argv[1:] if "x" in a and a[0] < "A"]
-ARGS = [a for a in sys.argv[1:] if a != "levels" and a not in SIZE]
+ARGS = [a for a in sys.argv[1:] if a not in ("levels", "us") and a not in SIZE]
+US = "us" in sys.argv[1:]
 if len(ARGS) > 1:
     sys.path.insert(0, ARGS[1])
 
-from time import ticks_ms, ticks_diff  # noqa: E402
+from time import ticks_diff, ticks_us  # noqa: E402
 
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.search import Searcher  # noqa: E402
@@ -49,19 +47,20 @@ def searcher_once():
 def run(budget, out=print, size=None):
     searcher = searcher_once()
     total_nodes = 0
-    total_ms = 0
+    total_us = 0
     for moves in SIZE_POSITIONS if size else POSITIONS:
         board = Board(moves, *size) if size else Board(moves)
         searcher.new_game()  # each position alone: figures that do not depend on the order
-        start = ticks_ms()
+        start = ticks_us()
         result = searcher.search(board, nodes=budget)
-        ms = ticks_diff(ticks_ms(), start)
+        us = ticks_diff(ticks_us(), start)
         total_nodes += result.nodes
-        total_ms += ms
+        total_us += us
         out("bench %s move %d depth %d nodes %d ms %d" % (
-            moves or "-", result.move + 1, result.depth, result.nodes, ms))
-    nps = total_nodes * 1000 // total_ms if total_ms > 0 else 0
-    out("total nodes %d ms %d nps %d" % (total_nodes, total_ms, nps))
+            moves or "-", result.move + 1, result.depth, result.nodes, us // 1000))
+    total_ms = total_us // 1000
+    nps = total_nodes * 1000000 // total_us if total_us > 0 else 0
+    out("total nodes %d ms %d nps %d%s" % (total_nodes, total_ms, nps, " us %d" % total_us if US else ""))
     return total_nodes, total_ms
 
 
@@ -74,21 +73,21 @@ def run_levels(out=print, positions=LEVEL_POSITIONS):
         depth = levels.depth(level)
         budget = levels.nodes(level)
         nodes = 0
-        total_ms = 0
+        total_us = 0
         worst = 0
         for moves in positions:
             board = Board(moves)
             searcher.new_game()
-            start = ticks_ms()
+            start = ticks_us()
             result = searcher.search(board, depth=depth, nodes=budget)
-            ms = ticks_diff(ticks_ms(), start)
+            us = ticks_diff(ticks_us(), start)
             nodes += result.nodes
-            total_ms += ms
-            worst = max(worst, ms)
+            total_us += us
+            worst = max(worst, us)
         n = len(positions)
-        row = (level, depth, budget, nodes // n, total_ms // n, worst)
-        out("level %d depth %d nodes %d ms %d max %d budget %d" % (
-            level, depth, row[3], row[4], worst, budget))
+        row = (level, depth, budget, nodes // n, total_us // n // 1000, worst // 1000)
+        out("level %d depth %d nodes %d ms %d max %d budget %d%s" % (
+            level, depth, row[3], row[4], row[5], budget, " total %d us %d" % (nodes, total_us) if US else ""))
         rows.append(row)
     return rows
 

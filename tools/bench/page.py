@@ -7,7 +7,7 @@ outside the markers, stay as they are. So the page is regenerated, never edited
 by hand, and a partial run keeps what it did not measure.
 
 A run's report is cut into parts (bench.py calls `Say.part(name)` as each one
-begins): speed, stack, memory, accuracy, levels, perfect, sets, ladder. A file
+begins): speed, stack, memory, web, accuracy, levels, perfect, sets, ladder, sizes, people. A file
 with no marker at all (any other --out) is overwritten with the parts.
 """
 import os

@@ -45,9 +45,8 @@ import host_sim  # noqa: E402,F401
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
-from host_sim.world import chip_nodes_per_second  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
-from tools.common import CHIP_IPS, ROOT, TOP_LEVEL, Say, sign  # noqa: E402
+from tools.common import CHIP_IPS, CHIP_IPS_WORDS, ROOT, TOP_LEVEL, Say, chip_nodes_per_second, sign  # noqa: E402
 
 BOOK = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "bench", "people")
@@ -352,8 +351,8 @@ def report(say, by, games, command):
     say()
     lookup, _ = lookup_cost.recorded()
     say("Time a move on the chip estimate (nodes x tools/data/chip.txt's instructions per node "
-        "at 100 M instructions/s, %d nodes/s): searched moves %s s mean / max over all %d; "
-        "a book move %s." % (rate, seconds(every, rate), len(every),
+        "at %s, %d nodes/s): searched moves %s s mean / max over all %d; "
+        "a book move %s." % (CHIP_IPS_WORDS, rate, seconds(every, rate), len(every),
                              "%.2f ms (tools/data/book.txt's lookup, plus the flash reads)"
                              % (lookup * 1000.0 / CHIP_IPS) if lookup else "not recorded"))
     say()

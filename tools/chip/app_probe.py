@@ -1,7 +1,9 @@
 # Runs inside MicroPython: on the emulated chip, sent by tests/chip/ through the raw REPL.
 """The app as main.py runs it, reporting on the UART what the chip-in-the-loop tests read.
 
-The test sets PROBE (a dict) in the same raw-REPL run before this source:
+The test puts it on the flash compiled (/app_probe.mpy: its own heap is then only its
+bytecode, about 2 KB, counted in every figure below) and runs
+`import sys; sys.argv[:] = ["app_probe", "{...}"]; import app_probe`, the dict's keys:
   report_ms  how often a `probe heap ...` line is printed (emulated ms)
   run_ms     stop the app after this long (0: never)
   wifi       turn Wi-Fi on through the menu's own path (App.wifi) at start (the saved switch
@@ -26,6 +28,9 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
+  probe web served=N slow=N slowest=MS refused=N short=N dropped=N errors=N   (with each report, once
+                                                              the page is served: answers, those
+                                                              over a second, the slowest)
   probe app moves=M mode=O state=S first=F levels=A/B         (the app's first loop step:
                                                               the game it starts with)
   probe cut PATH PHASE                                       (cut: the power may go now)
@@ -39,6 +44,7 @@ of their own: the figure is an upper bound).
 import gc
 import esp32
 import micropython
+import sys
 import time
 from time import ticks_ms, ticks_diff, ticks_us
 
@@ -46,7 +52,7 @@ from connect4 import boot
 from connect4.app import store, turn
 from connect4.hw import display, input as hw_input
 
-_P = globals().get("PROBE", {})
+_P = eval(sys.argv[1]) if len(sys.argv) > 1 else {}
 _REPORT_MS = _P.get("report_ms", 1000)
 _RUN_MS = _P.get("run_ms", 0)
 _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
@@ -77,9 +83,9 @@ _wrap(hw_input.Input, "pressed")
 
 def _idf():
     free = largest = 0
-    for h in esp32.idf_heap_info(esp32.HEAP_DATA):
-        free += h[2]
-        largest = max(largest, h[3])
+    for h in esp32.idf_heap_info(esp32.HEAP_DATA):  # (total, free, largest free block, least free)
+        free += h[1]
+        largest = max(largest, h[2])
     return free, largest
 
 
@@ -96,6 +102,12 @@ def _report(now):
     print("probe low gc_used=%d idf_free=%d idf_largest=%d stack=%d" % (
         low["gc_used"], low["idf_free"], low["idf_largest"], low["stack"]))
     print("probe gap max_us=%d" % _STATE["gap_us"])
+    app = _STATE["app"]
+    link = app.link if app is not None else None
+    web = (link.server or link.face.web) if link is not None else None
+    if web is not None:
+        print("probe web served=%d slow=%d slowest=%d refused=%d short=%d dropped=%d errors=%d" % (
+            web.served, web.slow, web.slowest, web.refused, web.short, web.dropped, web.errors))
     micropython.mem_info()
 
 
@@ -125,14 +137,11 @@ def _stop():
     return bool(_RUN_MS) and ticks_diff(now, _STATE["start"]) >= _RUN_MS
 
 
-# the reports only see the loop between moves; each poll of the search samples the heap too
+# each poll of the search: the gap since the last one (how soon a press is seen)
 _poll = turn.Turn._poll
 
 
 def _polling(self):
-    used = gc.mem_alloc()
-    if used > _LOW["gc_used"]:
-        _LOW["gc_used"] = used
     now = ticks_us()
     last = _STATE["poll_us"]
     gap = ticks_diff(now, last) if last is not None else 0

@@ -27,7 +27,7 @@ import subprocess
 import tempfile
 import time
 
-from tools.common import ROOT
+from tools.common import ROOT, free_port
 
 STATION_IP = "192.168.4.15"  # the address the emulator's DHCP gives the chip as a station
 AP_IP = "192.168.4.1"  # the chip's own access point
@@ -36,6 +36,19 @@ QEMU_NAME = "qemu-system-riscv32"
 FLASH_BYTES = 4 << 20
 # one guest instruction = 2**3 ns of emulated time; an idle guest's clock follows the host's
 ICOUNT = "shift=3,align=off,sleep=on"
+INSTRUCTIONS_PER_US = 1000 >> 3  # 125: the board's ticks_us counts guest instructions
+# The one file the emulated board has beyond make image's: the emulator has no RMT peripheral,
+# and NeoPixel.write() would hang on it.
+EMULATOR_BOOT = (b"import esp32\n"
+                 b"esp32.RMT.bitstream_rmt(False)  # the emulator has no RMT: bit-bang the NeoPixel\n")
+
+
+def flash_image(firmware, deployed, extra=()):
+    """`make image`'s flash image (tools/board/image.py: the stock MicroPython .bin `firmware`,
+    bytes, with `deployed` [(board path, bytes)] in its LittleFS), plus /boot.py for the
+    emulator and `extra` files."""
+    from tools.board import image
+    return image.image(firmware, list(deployed) + [("/boot.py", EMULATOR_BOOT)] + list(extra))
 
 
 def find_qemu():
@@ -46,12 +59,10 @@ def find_qemu():
     return None
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+def find_firmware():
+    """The stock MicroPython image the emulated board runs: $FIRMWARE if it is a file, else None."""
+    path = os.environ.get("FIRMWARE", "")
+    return path if path and os.path.isfile(path) else None
 
 
 class ChipError(Exception):
@@ -118,6 +129,7 @@ class Chip:
         self._qmp({"execute": "qmp_capabilities"})
         self.out = bytearray()
         self.seen = 0
+        self.heard = time.monotonic()
         self.levels = 0xFFFFFFFF
         for pin in hold:
             self.levels &= ~(1 << pin)
@@ -211,7 +223,7 @@ class Chip:
         self.uart.settimeout(timeout)
         try:
             chunk = self.uart.recv(65536)
-        except socket.timeout:
+        except (socket.timeout, BlockingIOError):  # nothing yet (a timeout of 0: at once)
             return False
         if not chunk:
             try:
@@ -222,6 +234,7 @@ class Chip:
             raise ChipDied("the emulator ended (exit status %s%s): %s\nthe UART said:\n%s" % (
                 code, ", signal %d" % -code if code < 0 else "", said.strip(), self.tail()))
         self.out += chunk
+        self.heard = time.monotonic()
         if self.log is not None:
             self.log.write(chunk)
             self.log.flush()
@@ -250,6 +263,14 @@ class Chip:
                                   % (stall, marker, self.pc(), self.tail()))
             if self._pump(min(left, 0.5)):
                 heard = time.monotonic()
+
+    def check_alive(self, stall):
+        """Take what the UART has printed; ChipStalled if it has been silent `stall` seconds
+        (for a test busy elsewhere, e.g. with HTTP, while the board prints its reports)."""
+        while self._pump(0):
+            pass
+        if time.monotonic() - self.heard > stall:
+            raise ChipStalled("the UART silent for %d s (pc %s); it said:\n%s" % (stall, self.pc(), self.tail()))
 
     def drain(self, seconds=0.2):
         end = time.monotonic() + seconds
@@ -280,15 +301,32 @@ class Chip:
         self.write(b"\r\x01")
         self.read_until(b"raw REPL; CTRL-B to exit\r\n>", timeout=timeout)
 
-    def exec_raw(self, code, timeout=120):
-        """Run `code` in the raw REPL; return its stdout, raise ChipError with its traceback."""
+    def repl(self):
+        """Power on, stop main.py with Ctrl-C and enter the raw REPL."""
+        self.boot()
+        self.read_until(b"entry", timeout=60)
+        self.interrupt(timeout=120)
+        self.raw_repl()
+        return self
+
+    def soft_reset(self, timeout=60):
+        """Ctrl-D at the raw REPL: MicroPython starts afresh (boot.py, not main.py), as mpremote
+        does before its first command: nothing the stopped main.py left (its timers, its heap)."""
+        self.write(b"\x04")
+        self.read_until(b"soft reboot", timeout=timeout)
+        self.read_until(b"raw REPL; CTRL-B to exit\r\n>", timeout=timeout)
+        return self
+
+    def exec_raw(self, code, timeout=120, stall=None):
+        """Run `code` in the raw REPL; return its stdout, raise ChipError with its traceback
+        (`stall`: seconds of silence in its output that count as the emulator's stall)."""
         data = code.encode() if isinstance(code, str) else code
         for i in range(0, len(data), 256):  # the UART's receive buffer is small
             self.write(data[i:i + 256])
             time.sleep(0.01)
         self.write(b"\x04")
         self.read_until(b"OK", timeout=timeout)
-        out = self.read_until(b"\x04", timeout=timeout)[:-1]
+        out = self.read_until(b"\x04", timeout=timeout, stall=stall)[:-1]
         err = self.read_until(b"\x04", timeout=timeout)[:-1]
         self.read_until(b">", timeout=timeout)
         if err:

@@ -131,10 +131,10 @@ def steps():
     yield
 
     # Wi-Fi on: the menu's link (the board's factory: connect4.net.link and the radio's
-    # wifi.py over the `network` stub), the web server (microdot from /lib, the API, the
-    # routes), a pairing and the scrolling text, built as the link builds them; this VM has
-    # no sockets, so the server is built but not listening, and one state answer is made.
-    sys.path.append('/firmware/lib')  # the board's /lib
+    # wifi.py over the `network` stub), the web server (connect4.net.server, the API, the
+    # routes, its page buffer), a pairing and the scrolling text, built as the link builds
+    # them; this VM has no sockets, so the server is built but not listening, and one state
+    # answer is made.
     live = held(base)
     from connect4.net.server import Server
     from connect4.net.pairing import Pairing
@@ -143,10 +143,15 @@ def steps():
     from connect4.app.glyphs import WHITE
     from connect4.app.face import Face
     link = boot.wifi_link(app, cfg)  # the factory main() hands the app
-    server = Server(Face(app), Pairing(), NetConf('/flash/').load())
+    server = Server(Face(app), Pairing('/flash/'), NetConf('/flash/').load())
     keep['web'] = (link, server, Scroller([("192.168.4.1 CODE " + server.pairing.code, WHITE)], 0))
+    pairing = server.pairing  # as many phones paired as it keeps, on flash: their digests held
+    from connect4.net.pairing import MAX_TOKENS
+    for _ in range(MAX_TOKENS):
+        auth = "Bearer " + pairing.pair(pairing.code)
+    pairing.digests = None  # the board started again: the file read at the first check
     import json
-    keep['answer'] = json.dumps(server.api.state()[1])
+    keep['answer'] = json.dumps(server.api.state(auth)[1])
     yield
     out['web'] = held(base) - live
     app.turn.searcher.resize(cfg["tt_entries_wifi"])  # what Wi-Fi on does to the AI's table

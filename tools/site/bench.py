@@ -7,7 +7,7 @@ Debian's chromium (selenium, as the tests do) and sends `level 8`, `position P`,
 `go` for each of tools/bench/chipbench.py's positions to the page's MicroPython
 (its engine worker, the same VM and firmware as the board page); the same
 commands run on CPython (connect4.engine.protocol in this process). The chip
-column is the nodes at host_sim.world.chip_nodes_per_second() (tools/data/chip.txt).
+column is the nodes at tools.common.chip_nodes_per_second() (tools/data/chip.txt).
 """
 import argparse
 import os
@@ -22,7 +22,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(1, os.path.join(ROOT, "tools", "bench"))
 
 import host_sim  # noqa: E402,F401  (the firmware on the path)
-from host_sim.world import chip_nodes_per_second  # noqa: E402
+from tools.common import chip_nodes_per_second  # noqa: E402
 from tools.site import build, serve  # noqa: E402
 
 

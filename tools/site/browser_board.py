@@ -18,9 +18,14 @@ The JS side is the module `jsboard` (registered by worker.js):
   pins(json)      the input lines of the preset, by name
   panel(json)     the matrix: width, height, the cell of each LED (the firmware's
                   led_map, inverted, as world.Panel does) and the colour order
-  search(json)    the AI's move: nodes, depth, ms, stopped
-  state(json)     the app's state's name and the game's moves, when either changes;
-                  at each start also its settings and statistics (as read from flash)
+  search(json)    the AI's move: nodes, depth, ms, stopped, its kind and the page's
+                  speed line (`words`)
+  state(json)     when the game or the menu changes: the app's state's name, the
+                  game's moves, the cursor, and in words (lib/words.py, from
+                  connect4.app.face's snapshot and the menu) the status line, the
+                  menu's item and value (`menu`, "" when closed) and what the live
+                  region says (`said`, when there is something new); at each start
+                  also its settings and statistics (as read from flash)
   game(json)      a game's end (the app's listener event "game")
   error(text)     a traceback for the page
 """
@@ -35,8 +40,10 @@ import machine
 import config
 from connect4 import boot, hardware_setup
 from connect4.app.assemble import build_app
-from connect4.app.face import STATE_NAMES  # the names the page API uses too
+from connect4.app.face import Face  # the phone page's reads: this page's too
+from connect4.app.game import MENU
 from connect4.hw.display import led_map
+import words
 
 
 def _traceback(exc):
@@ -67,8 +74,9 @@ def panel(cfg):
 
 
 class Board:
-    def __init__(self, preset, overrides_json, seed):
-        self.args = (preset, overrides_json, seed)
+    def __init__(self, preset, overrides_json, seed, chip_rate):
+        self.args = (preset, overrides_json, seed, chip_rate)
+        self.chip_rate = chip_rate  # the chip's nodes a second (site.json: tools.common)
         cfg = config.get(preset, json.loads(overrides_json))
         self.cfg = cfg
         machine.reset_world(machine.reset_cause())  # the cause machine.reset() or the watchdog left
@@ -98,7 +106,10 @@ class Board:
         self.started = time.ticks_ms()
         self.app = build_app(self.cfg, self.hw, time, self.seed, self._listen)
         self.app.start()
+        self.face = Face(self.app)
         self.shown = None
+        self.moves = None
+        self.menu_said = ""
         self._state({"settings": self.app.settings, "stats": self.app.store.stats})
 
     def _listen(self, kind, data):
@@ -107,11 +118,20 @@ class Board:
 
     def _state(self, extra=None):
         app = self.app
-        now = (app.state, app.board.count)
-        if now == self.shown and extra is None:
+        menu = words.menu(app.menu) if app.state == MENU else ""
+        now = (app.state, app.board.count, app.cursor, app.mode, app.first_side)
+        if now == self.shown and menu == self.menu_said and extra is None:
             return
         self.shown = now
-        out = {"state": STATE_NAMES[app.state], "moves": app.board.moves_string()}
+        self.menu_said = menu
+        snap = self.face.snapshot()
+        out = {"state": snap["state"], "moves": snap["moves"], "cursor": app.cursor,
+               "status": words.status(snap), "menu": menu}
+        if self.moves is not None:
+            said = words.moved(self.moves, snap)
+            if said:
+                out["said"] = said
+        self.moves = snap["moves"]
         if extra:
             out.update(extra)
         jsboard.state(json.dumps(out))
@@ -132,13 +152,15 @@ class Board:
         except Exception as e:
             self._crash(e)
             return not self.halted
-        self._state()
         found = app.turn.last_search
-        if found is not None and found is not before:
-            jsboard.search(json.dumps({
-                "move": found.move, "nodes": found.nodes, "depth": found.depth,
-                "stopped": found.stopped, "ms": time.ticks_diff(time.ticks_ms(), t0),
-                "level": app.ai.level}))
+        if found is not None and found is not before:  # the board is still the one searched
+            report = {"move": found.move, "nodes": found.nodes, "depth": found.depth,
+                      "stopped": found.stopped, "ms": time.ticks_diff(time.ticks_ms(), t0),
+                      "level": app.ai.level, "kind": words.search_kind(app.board, found),
+                      "blunder": words.blunder_percent(app.ai)}
+            report["words"] = words.speed(report, self.chip_rate)
+            jsboard.search(json.dumps(report))
+        self._state()
         return True
 
     def _crash(self, exc):

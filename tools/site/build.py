@@ -8,14 +8,18 @@ What it writes, and why each piece:
   firmware/*.py and book.bin, page.html.gz), as sources with the
   @micropython.viper/native decorator lines blanked (the WebAssembly build has
   no native emitter; a blank line keeps tracebacks' line numbers), packed in
-  one file so the page makes one request for them. The web server's library
-  (microdot) is left out: a page has no sockets to serve it on.
+  one file so the page makes one request for them (the web server among
+  them, unused: a page has no sockets to serve it on).
 - lib/machine.py, lib/neopixel.py: host_sim/stubs' modules, the simulator's own
-  stand-ins, unchanged; lib/browser_board.py wires them to the page.
+  stand-ins, unchanged; lib/browser_board.py wires them to the page;
+  lib/words.py says what the board shows in words.
 - index.html, page.js, worker.js, style.css: the page and its Web Worker.
 - site.json: the display curve (host_sim.record.channel, the terminal
-  simulator's), the chip's search speed (host_sim.world.chip_nodes_per_second)
-  and the download's sizes.
+  simulator's), the chip's search speed (tools.common.chip_nodes_per_second)
+  and what the page downloads (`download`: the one count the page shows and
+  `make site` prints).
+- playing.html and its pictures: docs/playing.md (tools/site/playing_page.py),
+  linked from the page; not part of the download unless followed.
 """
 import json
 import os
@@ -27,15 +31,18 @@ sys.path.insert(0, ROOT)
 
 from tools.board import device  # noqa: E402
 from tools.mpvm import strip_native_text  # noqa: E402
+from tools.site import playing_page  # noqa: E402
 
 OUT = os.path.join(ROOT, "build", "site")
 HERE = os.path.dirname(os.path.abspath(__file__))
 WASM_DIR = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 WASM_FILES = ("micropython.mjs", "micropython.wasm")
 STATIC = ("index.html", "page.js", "worker.js", "style.css")
+BOOK_SHARE = "book.bin (in firmware.pack)"  # the book's bytes inside firmware.pack
 LIB = (("host_sim/stubs/machine.py", "lib/machine.py"),
        ("host_sim/stubs/neopixel.py", "lib/neopixel.py"),
-       ("tools/site/browser_board.py", "lib/browser_board.py"))
+       ("tools/site/browser_board.py", "lib/browser_board.py"),
+       ("tools/site/words.py", "lib/words.py"))
 
 
 def firmware_files(book=True):
@@ -63,14 +70,37 @@ def pack(files):
     return bytes(blob), toc
 
 
+def download(sizes):
+    """What the page downloads, in bytes, by part ({"micropython", "firmware", "book", "page",
+    "total"}): `sizes` is {file: bytes} of every file it fetches, firmware.pack holding the book
+    (its share: "book.bin (in firmware.pack)"). The page says these, `make site` prints them and
+    tests/test_doc_figures.py holds docs/browser.md to them."""
+    book = sizes.get(BOOK_SHARE, 0)
+    files = {name: n for name, n in sizes.items() if name != BOOK_SHARE}
+    parts = {"micropython": sum(files[name] for name in WASM_FILES),
+             "firmware": files["firmware.pack"] - book, "book": book}
+    parts["page"] = sum(files.values()) - parts["micropython"] - files["firmware.pack"]
+    parts["total"] = sum(files.values())
+    return parts
+
+
 def site_info(sizes):
+    """site.json's contents; its own size is in the download, so it is counted until it stays put."""
     from host_sim.record import channel, HOLE, BOARD
-    from host_sim.world import chip_nodes_per_second
-    return {"curve": [channel(d) for d in range(256)], "hole": HOLE, "board": BOARD,
-            "chip_nodes_per_second": chip_nodes_per_second(), "sizes": sizes}
+    from tools.common import chip_nodes_per_second
+    info = {"curve": [channel(d) for d in range(256)], "hole": HOLE, "board": BOARD,
+            "chip_nodes_per_second": chip_nodes_per_second(), "playing": playing_page.PAGE}
+    own = 0
+    while True:
+        info["download"] = download(dict(sizes, **{"site.json": own}))
+        text = json.dumps(info)
+        if len(text) == own:
+            return text
+        own = len(text)
 
 
 def build(out=OUT, book=True):
+    """Write the site into `out` (emptied first); returns download()'s parts."""
     if not os.path.isdir(WASM_DIR):
         raise SystemExit("error: %s is missing: run `npm ci` (make site does)" % WASM_DIR)
     if os.path.isdir(out):
@@ -94,24 +124,31 @@ def build(out=OUT, book=True):
         f.write(blob)
     sizes["firmware.pack"] = len(blob)
     book = [e["size"] for e in toc if e["path"] == "book.bin"]
-    sizes["book.bin (in firmware.pack)"] = book[0] if book else 0
+    sizes[BOOK_SHARE] = book[0] if book else 0
     with open(os.path.join(out, "files.json"), "w") as f:
         json.dump({"files": toc, "lib": [dest for _, dest in LIB]}, f, indent=0)
-    info = site_info(sizes)
+    sizes["files.json"] = os.path.getsize(os.path.join(out, "files.json"))
+    text = site_info(sizes)
     with open(os.path.join(out, "site.json"), "w") as f:
-        json.dump(info, f)
-    total = sum(os.path.getsize(os.path.join(folder, n))
-                for folder, _, names in os.walk(out) for n in names)
-    return total, sizes
+        f.write(text)
+    playing_page.render(out)
+    return json.loads(text)["download"]
+
+
+def kb(n):
+    return "%s KB" % format(int(round(n / 1024.0)), ",")
+
+
+def summary(parts):
+    """The line `make site` prints, in the words and figures the page uses."""
+    return "%s (MicroPython %s, the firmware %s, its opening book %s, the page %s)" % (
+        kb(parts["total"]), kb(parts["micropython"]), kb(parts["firmware"]), kb(parts["book"]),
+        kb(parts["page"]))
 
 
 def main():
-    total, sizes = build()
-    book = sizes["book.bin (in firmware.pack)"]
-    print("site: %s, %d files, %.0f KB (WebAssembly %.0f KB; firmware.pack: the firmware %.0f KB, the book %.0f KB)" % (
-        os.path.relpath(OUT, ROOT), sum(len(n) for _, _, n in os.walk(OUT)), total / 1024,
-        (sizes["micropython.wasm"] + sizes["micropython.mjs"]) / 1024,
-        (sizes["firmware.pack"] - book) / 1024, book / 1024))
+    parts = build()
+    print("site: %s; the page downloads %s" % (os.path.relpath(OUT, ROOT), summary(parts)))
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ click plays the best move found so far, a long press abandons the search and
 opens the menu. In the demo, any press leaves the demo.
 
 The web (connect4.net, loaded only when Wi-Fi comes on: from the menu, or at start
-when the saved switch is on): `pump()`
+when the saved switch is on; or when the menu forgets the paired phones): `pump()`
 lets the server run a round, from step() and from the poll hook, so the
 page gets answers while the AI thinks; its writes wait on `commands` and are
 applied by step() before the tick, never inside the search; `interrupt`
@@ -91,7 +91,7 @@ from connect4.hw.display import brightness_for
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app import store, turn
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import CLOSE, WIFI
+from connect4.app.menu import CLOSE, WIFI, FORGET
 from connect4.app.records import Record
 from connect4.app.render import Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw
 
@@ -355,6 +355,10 @@ class App:
                 if self.settings["wifi"] != self.menu.wifi_on:  # the switch as it stands, kept
                     self.settings["wifi"] = self.menu.wifi_on
                     self.store.save()
+            elif done == FORGET:
+                link = self._link(now)
+                if link is not None:
+                    link.forget_phones(now)
             elif done:  # the Record chosen on the games list
                 from connect4.app import replay  # loaded when first needed
                 d = self.display
@@ -373,18 +377,23 @@ class App:
         Wi-Fi that did not come on: off); a failure at start keeps the setting (tried again
         at the next start)."""
         if on:
-            if self.link is None:
-                if self.wifi_factory is None:
-                    return
-                try:
-                    self.link = self.wifi_factory(self, self.cfg)
-                except MemoryError:  # the network code does not fit now: said, the game goes on
-                    self.short_of_memory(now)
-                    return
-            self.link.on(now)
+            link = self._link(now)
+            if link is None:
+                return
+            link.on(now)
         elif self.link is not None:
             self.link.off()
         self.menu.wifi_on = on and self.link is not None and self.link.error is None
+
+    def _link(self, now):
+        """The Wi-Fi link (the menu's Wi-Fi and "forget paired phones"), made at first need by
+        the factory; None without one, or when it does not fit the heap (said)."""
+        if self.link is None and self.wifi_factory is not None:
+            try:
+                self.link = self.wifi_factory(self, self.cfg)
+            except MemoryError:  # the network code does not fit now: said, the game goes on
+                self.short_of_memory(now)
+        return self.link
 
     def short_of_memory(self, now):
         """Wi-Fi could not get the memory it needs: NO MEMORY scrolls over the game, which

@@ -1,4 +1,4 @@
-"""The menu: ten items along the top row, the chosen one's value below
+"""The menu: eleven items along the top row, the chosen one's value below
 (the last items' dots are off an 8-wide panel's edge: the row scrolls).
 
 Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
@@ -18,6 +18,8 @@ long press anywhere, leaves the menu.
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
                 the address again (connect4/net/link.py); the switch is saved (settings
                 "wifi", off by default): on again at the next start
+    phones      a phone (white); turned to "forget", crossed out in red: confirming forgets
+                every paired phone (connect4.net.pairing) and draws a new pairing code
     stats       three bars (wins, losses, draws at the current level); press for numbers
     games       a white triangle (play); press for the list of recorded games
     back        <
@@ -42,17 +44,20 @@ from connect4.app.render import sizes
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, WHITE, DIM, RED,
                                  YELLOW, GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 
-ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "stats", "games", "back")
+ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "phones", "stats", "games",
+         "back")
 _WIFI = const(6)
-_STATS = const(7)
-_GAMES = const(8)
-_BACK = const(9)
+_PHONES = const(7)
+_STATS = const(8)
+_GAMES = const(9)
+_BACK = const(10)
 _MODE_TEXT = const(("AI", "2P", "DM"))
 PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
 SHOW_MS = const(1500)
 
 CLOSE = const(1)  # event(): close the menu; a Record: replay it
 WIFI = const(2)  # event(): Wi-Fi on or off was confirmed (the value is `wifi_on`)
+FORGET = const(3)  # event(): "forget paired phones" was confirmed
 
 
 def _cycle(values, value, step):
@@ -74,6 +79,7 @@ class Menu:
         self.now = 0
         self.changed = []
         self.wifi_on = False  # Wi-Fi as it is (App.wifi sets it); the saved switch: settings["wifi"]
+        self.forget = False  # the phones item turned to "forget", not yet confirmed
         self.panel = (8, 8)  # the display's width and height (the app's): the sizes it shows
 
     def open(self, settings, stats):
@@ -84,6 +90,7 @@ class Menu:
         self.page = -1
         self.games = None
         self.changed = []
+        self.forget = False
 
     def event(self, ev):
         """Handle one input event; returns CLOSE when the menu should close, a Record to replay."""
@@ -110,6 +117,9 @@ class Menu:
                 self.editing = False
                 if self.item == _WIFI:
                     return WIFI
+                if self.item == _PHONES and self.forget:
+                    self.forget = False
+                    return FORGET
             return 0
         if step:
             self.item = (self.item + step) % len(ITEMS)
@@ -131,6 +141,9 @@ class Menu:
         s = self.settings
         if key == "wifi":
             self.wifi_on = not self.wifi_on
+            return
+        if key == "phones":
+            self.forget = not self.forget
             return
         if key == "mode":
             s["mode"] = _cycle(store.MODES, s["mode"], step)
@@ -212,6 +225,16 @@ class Menu:
                 for dx in range(-r, r + 1):
                     display.set(3 + dx, h - 2 - r, color if abs(dx) == r or i == 0 else 0)
             display.set(3, h - 1, WHITE if self.wifi_on else DIM)
+        elif key == "phones":
+            forget = self.editing and self.forget
+            for dy in range(5):  # a phone: its outline and its button row
+                for dx in range(3):
+                    if dy in (0, 4) or dx != 1 or dy == 3:
+                        display.set(2 + dx, gy + dy, DIM if forget else WHITE)
+            if forget:  # crossed out in red
+                for i in range(5):
+                    display.set(1 + i, gy + i, RED)
+                    display.set(5 - i, gy + i, RED)
         elif key == "stats":
             wld = self.table()["ai"][s["level"] - 1]
             top = max(1, max(wld))

@@ -155,10 +155,11 @@ def set_aside(fs, path):
 
 
 def replace(fs, path, tmp, text):
-    """Write `text` to `path` atomically: to `tmp`, then renamed over `path`. None, or why
-    the flash refused (in a few words; `tmp` removed, the old file kept); never raises."""
+    """Write `text` (str, or bytes: a binary file) to `path` atomically: to `tmp`, then renamed
+    over `path`. None, or why the flash refused (in a few words; `tmp` removed, the old file
+    kept); never raises."""
     try:
-        f = fs.open(tmp, "w")
+        f = fs.open(tmp, "wb" if isinstance(text, bytes) else "w")
         try:
             if f.write(text) != len(text):
                 raise OSError(28)  # a short write: flash full

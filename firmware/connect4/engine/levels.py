@@ -9,10 +9,10 @@ The budgets are the classic 7x6 board's; a level keeps its time per move on
 every size: a node costs more on a larger board (more columns to scan and
 order, more windows through a cell) and less on a smaller one, so a level's
 budget is scaled by the node's cost there (`nodes(level, cols, rows)`). The
-costs, percent of a 7x6 node's, are callgrind's counts on each size
-(tools/bench/instr_per_node.py --sizes, recorded in tools/data/chip.txt)
-rounded up; tests/test_sizes.py checks them against that record. On 7x6 the
-budgets are the table's own.
+costs, percent of a 7x6 node's, are the chip's counts on each size (the
+emulated chip, tools/chip/speed.py, recorded in tools/data/chip.txt) rounded
+up; tests/test_sizes.py checks them against that record. On 7x6 the budgets
+are the table's own.
 """
 from micropython import const
 
@@ -46,10 +46,10 @@ def depth(level):
 
 
 # A node's cost on each size, percent of a 7x6 node's: rows 4..7, columns 4..8 each
-_COST = bytes((48, 53, 64, 69, 78,     # 4 rows
-               52, 65, 72, 92, 101,    # 5
+_COST = bytes((51, 54, 64, 69, 78,     # 4 rows
+               53, 65, 72, 92, 101,    # 5
                60, 70, 90, 100, 110,   # 6
-               63, 83, 94, 107, 116))  # 7
+               63, 82, 94, 107, 117))  # 7
 
 
 def node_cost(cols, rows):

@@ -14,8 +14,14 @@ a button press would).
 Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
   GET  /api/state     {"moves", "mode", "level", "turn", "thinking", "result",
                        "winning", "state", "human", "first", "levels", "games",
-                       "nodes", "brightness", "columns", "rows"}
+                       "nodes", "brightness", "columns", "rows", "low_memory", "revoked",
+                       "paired"}
+                      (low_memory: the network is short of memory, and the server turns
+                      new connections away with 503 until it is not; "paired": is the
+                      Authorization header's token valid; the live events carry the rest,
+                      "revoked" too: tokens dropped since start)
   POST /api/pair      {"code": "1234"} -> {"token": "..."}
+  POST /api/forget    {} -> {"forgotten": true}: every paired phone (this one too), a new code
   POST /api/move      {"column": 1-columns}; 409 when it is not a person's turn
   POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
   GET  /api/settings  the settings, "stats" (of the size chosen: its "size"), "sizes"
@@ -82,10 +88,23 @@ class Api:
         self.pairing = pairing
         self.netconf = netconf
         self.games_source = games  # callable returning a list of game dicts, or None
+        self.low_memory = False  # set by the server (connect4.net.server): shown on the page
 
     # ---- reads
-    def state(self):
-        return 200, self.face.snapshot()
+    def live(self):
+        """What the live events carry: the game's snapshot, `low_memory` and `revoked` (a
+        page whose count changes checks its own token with GET /api/state)."""
+        s = self.face.snapshot()
+        s["low_memory"] = self.low_memory
+        s["revoked"] = self.pairing.revoked
+        return s
+
+    def state(self, auth=None):
+        """The live state and "paired": is `auth` (the Authorization header) a valid session.
+        A page checks it whenever it (re)connects, before it says whose turn it is."""
+        s = self.live()
+        s["paired"] = self.pairing.check(auth)
+        return 200, s
 
     def settings(self):
         out = self.face.settings()
@@ -128,6 +147,17 @@ class Api:
         if token is None:
             return error(403, "wrong code")
         return 200, {"token": token}
+
+    def forget(self, auth, body):
+        """Forget every paired phone, the asking one too (the menu has the same item)."""
+        err, data = self._write(auth, body)
+        if err:
+            return err
+        if data:
+            return error(400, "expected {}")
+        if not self.pairing.forget():
+            return error(507, "not saved (flash): forgotten only until the board restarts")
+        return 200, {"forgotten": True}
 
     # ---- writes
     def _write(self, auth, body):

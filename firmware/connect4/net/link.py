@@ -6,7 +6,8 @@ access point `Connect4-XXXX` (WPA2, the key drawn at first start). Then the
 server starts (or, if one already serves the app, as in the simulator's
 --web, that one is used), and the matrix scrolls the address, the access
 point's key and the pairing code; `show()` scrolls them again on request.
-Nothing here blocks: joining is watched from the app's pump.
+Nothing here blocks: joining is watched from the app's pump. The menu's
+"forget paired phones" comes here too (`forget_phones`), Wi-Fi on or off.
 """
 from time import ticks_ms, ticks_diff
 
@@ -60,8 +61,10 @@ class Link:
         elif self.cfg["web_port"]:
             from connect4.net.server import Server
             from connect4.net.pairing import Pairing
-            self.server = Server(face, Pairing(), self.netconf).start(self.cfg["web_host"],
-                                                                     self.cfg["web_port"])
+            cfg = self.cfg
+            pairing = Pairing(cfg["flash_dir"])  # the phones paired before: on flash
+            self.server = Server(face, pairing, self.netconf, net_free=wifi.net_free,
+                                 min_free=cfg["net_min_free"]).start(cfg["web_host"], cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
             face.set_pump(None)
         self.show(now)
@@ -97,8 +100,31 @@ class Link:
             parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, "orange"))
         if web is not None:
             parts.append((" CODE " + web.pairing.code, "green"))
-            # the console too (a maker at the serial port; the chip tests pair with it)
-            print("connect4: web: http://%s/ code %s" % (self.address, web.pairing.code))
+            self._console(web.pairing.code)
+        self.face.say(parts, now)
+
+    def _console(self, code):
+        """The address and the code on the console too (a maker at the serial port; the
+        chip tests pair with this line): at each show and after a forget."""
+        if self.address is not None:
+            print("connect4: web: http://%s/ code %s" % (self.address, code))
+
+    def forget_phones(self, now):
+        """The menu's "forget paired phones": every token dropped, on flash too, and a new
+        pairing code (shown, if a page is served). Wi-Fi need not be on."""
+        web = self.server or self.face.web
+        if web is not None:
+            pairing = web.pairing
+        else:
+            from connect4.net.pairing import Pairing
+            pairing = Pairing(self.cfg["flash_dir"])
+        if not pairing.forget():
+            self.face.say([("NOT SAVED", "red")], now)  # forgotten until a restart only
+            return
+        parts = [("PHONES FORGOTTEN", "orange")]
+        if web is not None:
+            parts.append((" CODE " + pairing.code, "green"))
+            self._console(pairing.code)
         self.face.say(parts, now)
 
     def off(self):

@@ -4,8 +4,16 @@ Reads are open to the network the board is on; every write needs
 `Authorization: Bearer <token>`, a token that `pair(code)` hands out for the
 code the board shows. Wrong codes are counted: after MAX_TRIES in a row the
 pairing is locked for LOCK_MS (10,000 codes at 5 tries a minute would take
-days), and a new code is drawn. At most MAX_TOKENS sessions are kept; the
-oldest goes first.
+days), and a new code is drawn.
+
+A paired phone stays paired across restarts and power cuts: the tokens' SHA-256
+digests (never the tokens) are kept in FILE beside the settings
+(connect4.net.paired), read at the first check, not before; RAM holds only the
+digests (32 bytes each). At most MAX_TOKENS: a new one pushes out the oldest. A
+corrupt file means no paired phones (said on the console), never a crash.
+`forget()` drops them all and draws a new code. `revoked` counts the tokens
+dropped since start (forgotten or pushed out): the live state carries it, so a
+page re-checks its own token when it changes.
 """
 from micropython import const
 from time import ticks_ms, ticks_diff
@@ -15,6 +23,7 @@ TOKEN_BYTES = const(12)
 MAX_TOKENS = const(4)
 MAX_TRIES = const(5)
 LOCK_MS = const(60000)
+FILE = "paired.bin"  # connect4.net.paired reads and writes it
 
 
 def random_bytes(n):
@@ -28,11 +37,22 @@ def random_bytes(n):
         return bytes([random.getrandbits(8) for _ in range(n)])
 
 
+def digest(token):
+    """What is kept of a token: its SHA-256 (32 bytes)."""
+    import hashlib
+    return hashlib.sha256(token.encode()).digest()
+
+
 class Pairing:
-    def __init__(self, randbytes=None, clock_ms=None):
+    """flash_dir: where FILE is kept (the config's flash_dir); None: in RAM only (tests)."""
+
+    def __init__(self, flash_dir=None, randbytes=None, clock_ms=None):
+        self.path = None if flash_dir is None else flash_dir + FILE
         self.randbytes = randbytes or random_bytes
         self.clock_ms = clock_ms or ticks_ms
-        self.tokens = []
+        self.digests = None  # the paired tokens' digests, oldest first; read at first use
+        self.revoked = 0
+        self.save_error = None  # why the first refused write was refused (said once)
         self.misses = 0
         self.locked_at = None
         self.code = self.new_code()
@@ -65,9 +85,12 @@ class Pairing:
             return None
         self.misses = 0
         token = "".join("%02x" % b for b in self.randbytes(TOKEN_BYTES))
-        self.tokens.append(token)
-        if len(self.tokens) > MAX_TOKENS:
-            self.tokens.pop(0)
+        digests = self._digests()
+        digests.append(digest(token))
+        if len(digests) > MAX_TOKENS:
+            digests.pop(0)
+            self.revoked += 1
+        self._save()  # refused: the token holds until the board restarts (said on the console)
         return token
 
     def check(self, header):
@@ -75,15 +98,31 @@ class Pairing:
         if not isinstance(header, str) or not header.startswith("Bearer "):
             return False
         token = header[7:].strip()
-        ok = False
-        for t in self.tokens:  # compare with every token: no early exit on a match
-            if len(t) == len(token) and _same(t, token):
-                ok = True
-        return ok
+        # a plain `in`: a digest's prefix tells nothing of the token, so an early exit leaks nothing
+        return bool(token) and digest(token) in self._digests()
 
+    def forget(self):
+        """Every paired phone forgotten (the menu's item, POST /api/forget) and a new code:
+        a phone that saw the old one must read the matrix again. False if the flash refused
+        (then they are forgotten only until the board restarts)."""
+        self.digests = []
+        self.revoked += 1
+        self.new_code()
+        return self._save()
 
-def _same(a, b):
-    diff = 0
-    for i in range(len(a)):
-        diff |= ord(a[i]) ^ ord(b[i])
-    return diff == 0
+    # ---- the file (connect4.net.paired, loaded for each read or write only)
+    def _digests(self):
+        if self.digests is None:
+            self.digests = [] if self.path is None else self._file(False)
+        return self.digests
+
+    def _save(self):
+        return True if self.path is None else self._file(True)
+
+    def _file(self, write):
+        from connect4.net import paired
+        from connect4.boot import forget
+        try:
+            return paired.save(self) if write else paired.load(self.path, MAX_TOKENS)
+        finally:
+            forget("connect4.net.paired")

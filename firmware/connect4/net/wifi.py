@@ -4,9 +4,16 @@ Two ways onto a network, both without blocking the game: `start_ap` makes
 the board's own WPA2 access point `Connect4-XXXX` (the last two bytes of
 its MAC); `start_join` starts joining a home network, and `joined()` says
 when it has an address. `stop()` turns the radio off (Wi-Fi is off by
-default: it costs heap and power).
+default: it costs heap and power). `net_free()` says how much memory the
+network has left (the server turns new connections away below a floor).
 """
 import network
+
+try:
+    import esp32  # the chip's: the ESP-IDF heaps
+    ON_CHIP = True
+except ImportError:  # the simulator: no such heap to watch
+    ON_CHIP = False
 
 AP_PREFIX = "Connect4-"
 
@@ -33,6 +40,11 @@ def start_join(ssid, password):
     _off(network.AP_IF)
     sta = network.WLAN(network.STA_IF)
     sta.active(True)
+    try:  # no modem sleep between beacons: the page's answers are not held a beacon late
+        # (and in the emulated C3 a station in modem sleep stalled the board: docs/developer.md)
+        sta.config(pm=sta.PM_NONE)
+    except (AttributeError, ValueError):  # a port without it (the simulator's stub)
+        pass
     sta.connect(ssid, password)
 
 
@@ -47,3 +59,14 @@ def joined():
 def stop():
     _off(network.STA_IF)
     _off(network.AP_IF)
+
+
+def net_free():
+    """Bytes free in the ESP-IDF's data heap, where lwIP and the Wi-Fi driver allocate (and
+    the GC heap grows into once full), or None off the chip."""
+    if not ON_CHIP:
+        return None
+    free = 0
+    for region in esp32.idf_heap_info(esp32.HEAP_DATA):  # (total, free, largest, least free)
+        free += region[1]
+    return free

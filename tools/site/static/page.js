@@ -1,6 +1,7 @@
 // The page around the board: draws the LED frames the firmware writes, turns mouse, touch and
-// keys into the levels of its buttons, keeps its flash in localStorage, says how long the AI took.
-// The firmware itself runs in worker.js. window.c4 is what the tests read.
+// keys into the levels of its buttons, keeps its flash in localStorage, and shows the words the
+// worker sends (lib/words.py: the status line, the menu beside the LEDs, the live region, the
+// AI's speed line). The firmware itself runs in worker.js. window.c4 is what the tests read.
 const CLICK_MS = 80; // a press is held at least this long (the firmware debounces 50 ms), as host_sim's CLICK_MS
 const LONG_MS = 1000; // the L key: a long press (the firmware's long_press_ms is 800)
 const FLASH_KEY = "c4.flash";
@@ -8,7 +9,8 @@ const BUILD_KEY = "c4.build";
 const $ = (id) => document.getElementById(id);
 
 const c4 = window.c4 = {
-  errors: [], frames: 0, state: {}, games: [], lastFrame: "", searches: [], ready: false, shared: false, panel: null, log: [],
+  errors: [], frames: 0, state: {}, games: [], lastFrame: "", searches: [], said: [], ready: false, shared: false,
+  panel: null, log: [],
   drawn: () => [...$("matrix").children].map((el) => el.dataset.duty),
 };
 
@@ -118,21 +120,41 @@ function release(name) {
   if (held < CLICK_MS) setTimeout(up, CLICK_MS - held); else up();
 }
 
+const ACTIVATE = { " ": true, Enter: true }; // a focused control's own keys
+
 function wireButton(name) {
   const el = $(name);
   el.addEventListener("pointerdown", (e) => { e.preventDefault(); el.setPointerCapture?.(e.pointerId); press(name); });
   for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) el.addEventListener(ev, () => release(name));
   el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a long press, not a menu
+  // by keyboard, a focused control is pressed by Space or Enter, held as long as the key is
+  el.addEventListener("keydown", (e) => {
+    if (!ACTIVATE[e.key] || e.ctrlKey || e.metaKey || e.altKey) return;
+    e.preventDefault();
+    if (!e.repeat) press(name);
+  });
+  el.addEventListener("keyup", (e) => { if (ACTIVATE[e.key]) { e.preventDefault(); release(name); } });
+  el.addEventListener("blur", () => release(name));
 }
 
 const KEYS = { ArrowLeft: "left", a: "left", A: "left", ArrowRight: "right", d: "right", D: "right",
   " ": "select", Enter: "select" };
 
+// The board's keys work while the board, or nothing, has the focus: every other control
+// (a button, a list, a link, Build's summary) keeps its own keys.
+function boardHasFocus() {
+  const el = document.activeElement;
+  return !el || el === document.body || el === document.documentElement || el === $("board");
+}
+
 function wireKeys() {
+  const held = {}; // the board's keys down now, so that their release goes where their press went
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("select, summary")) return;
+    if (e.key === "Escape" && !boardHasFocus() && !e.target.closest?.("select")) { $("board").focus(); return; }
+    if (e.ctrlKey || e.metaKey || e.altKey || !boardHasFocus()) return;
     const name = KEYS[e.key];
-    if (name) { e.preventDefault(); if (!e.repeat) press(name); return; }
+    if (name) { e.preventDefault(); if (!e.repeat) { held[e.key] = name; press(name); } return; }
+    if (e.repeat) return;
     if (e.key === "l" || e.key === "L") { press("select"); setTimeout(() => release("select"), LONG_MS); }
     if (e.key === "h" || e.key === "H") { // the hint: SELECT held while turning right
       press("select");
@@ -140,20 +162,22 @@ function wireKeys() {
       setTimeout(() => release("select"), 400);
     }
   });
-  document.addEventListener("keyup", (e) => { const name = KEYS[e.key]; if (name) release(name); });
+  document.addEventListener("keyup", (e) => {
+    const name = held[e.key];
+    if (name) { delete held[e.key]; release(name); }
+  });
 }
 
 // ---- the worker
 function say(text) { $("status").textContent = text; }
 
-function describeSearch(r) {
-  const rate = site.chip_nodes_per_second;
-  if (r.stopped === "book") return `AI (level ${r.level}): an opening-book move, no search (${r.ms} ms).`;
-  const chip = (r.nodes / rate).toFixed(r.nodes / rate < 10 ? 2 : 1);
-  const why = r.stopped === "poll" ? " (stopped by your press)" : "";
-  return `AI (level ${r.level}): ${r.nodes.toLocaleString("en")} nodes, depth ${r.depth}, ` +
-    `${r.ms} ms here${why}; the chip: about ${chip} s (${rate.toLocaleString("en")} nodes/s).`;
+function showMenu(text) {
+  const box = $("menu-words");
+  box.hidden = !text;
+  box.textContent = text || "";
 }
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function onMessage(ev) {
   const m = ev.data;
@@ -165,11 +189,12 @@ function onMessage(ev) {
     if (m.state.stats) c4.boot = m.state;
     $("status").dataset.state = m.state.state;
     $("status").dataset.moves = m.state.moves;
+    if (m.state.status) say(m.state.status);
+    showMenu(m.state.menu);
+    if (m.state.said) { c4.said.push(m.state.said); $("said").textContent = m.state.said; }
   } else if (m.type === "game") {
     c4.games = (c4.games || []).concat([m.game]);
-    const g = m.game;
-    say(`game over: ${g.winner < 0 ? "a draw" : (g.winner === 0 ? "red" : "yellow") + " wins"} (moves ${g.moves})`);
-  } else if (m.type === "search") { c4.searches.push(m.result); $("speed").textContent = describeSearch(m.result); }
+  } else if (m.type === "search") { c4.searches.push(m.result); $("speed").textContent = m.result.words; }
   else if (m.type === "flash") {
     const f = flash();
     for (const [name, b64] of Object.entries(m.changes)) { if (b64 === null) delete f[name]; else f[name] = b64; }
@@ -178,8 +203,8 @@ function onMessage(ev) {
   } else if (m.type === "ready") {
     c4.ready = true;
     const b = build();
-    say(`running: ${b.preset === "encoder" ? "encoder" : "three buttons"}, ${b.size} panel, flash ` +
-      `${Object.keys(flash()).length} file(s) kept in this browser`);
+    $("build-line").textContent = `Build: ${b.preset === "encoder" ? "a rotary encoder" : "three buttons"}, ` +
+      `${b.size} panel; ${plural(Object.keys(flash()).length, "file", "files")} of its flash kept in this browser.`;
   } else if (m.type === "halted") say("stopped after five crashes in a row (the red cross): reload the page");
   else if (m.type === "log") {
     c4.log.push(m.text);
@@ -194,6 +219,8 @@ function start() {
   c4.ready = false;
   c4.state = {};
   c4.boot = null;
+  for (const id of ["speed", "said", "build-line"]) $(id).textContent = ""; // they spoke of the last build
+  showMenu("");
   levels = shared ? new Int32Array(shared, 0, 4) : new Int32Array(4);
   levels.fill(0);
   worker = new Worker("worker.js", { type: "module" });
@@ -201,7 +228,8 @@ function start() {
   worker.onerror = (e) => showError(`worker: ${e.message || "failed to start"} (${e.filename || ""}:${e.lineno || ""})`);
   const b = build();
   const seed = Number(new URLSearchParams(location.search).get("seed")) || 0;
-  worker.postMessage({ type: "boot", preset: b.preset, overrides: overrides(b), seed, flash: flash(), shared });
+  worker.postMessage({ type: "boot", preset: b.preset, overrides: overrides(b), seed, flash: flash(), shared,
+    rate: site.chip_nodes_per_second });
   say("starting MicroPython…");
 }
 
@@ -239,16 +267,16 @@ async function main() {
   site = await (await fetch("site.json")).json();
   if (window.crossOriginIsolated && typeof SharedArrayBuffer === "function") shared = new SharedArrayBuffer(32);
   c4.shared = !!shared;
-  $("isolation").textContent = shared
-    ? "The buttons are shared with the firmware's worker: a press during a search is seen at once."
-    : "This host does not send the cross-origin isolation headers (COOP/COEP): the buttons reach the " +
-      "firmware between its loop steps only, so a press during a long search waits for its end.";
-  const s = site.sizes;
-  const kb = (n) => `${Math.round(n / 1024)} KB`;
-  $("size-note").textContent = `This page downloads ${kb(Object.values(s).reduce((a, b) => a + b, 0) -
-    s["book.bin (in firmware.pack)"])}: MicroPython ${kb(s["micropython.wasm"] + s["micropython.mjs"])}, ` +
-    `the firmware ${kb(s["firmware.pack"] - s["book.bin (in firmware.pack)"])} and its opening book ` +
-    `${kb(s["book.bin (in firmware.pack)"])}.`;
+  if (!shared) { // said where it is seen: a press during a long search will wait
+    $("isolation").hidden = false;
+    $("isolation").textContent = "This host does not send the cross-origin isolation headers (COOP/COEP): " +
+      "the buttons reach the firmware between its loop steps only, so a press during a long search waits " +
+      "for its end.";
+  }
+  const d = site.download; // tools/site/build.py's download(), as `make site` prints it
+  const kb = (n) => `${Math.round(n / 1024).toLocaleString("en")} KB`;
+  $("size-note").textContent = `This page downloads ${kb(d.total)}: MicroPython ${kb(d.micropython)}, ` +
+    `the firmware ${kb(d.firmware)}, its opening book ${kb(d.book)} and the page itself ${kb(d.page)}.`;
   for (const name of ["left", "select", "right"]) wireButton(name);
   wireKeys();
   wireSetup();

@@ -1,11 +1,13 @@
 // The board's chip: MicroPython (WebAssembly) running the unmodified firmware, in a Web Worker
 // so that a search of many seconds never freezes the page.
 //
-// Messages in:  {type: "boot", preset, overrides, seed, flash: {name: base64}, shared: SharedArrayBuffer|null}
+// Messages in:  {type: "boot", preset, overrides, seed, rate, flash: {name: base64}, shared: SharedArrayBuffer|null}
+//               (rate: the chip's nodes a second, for the speed line)
 //               {type: "turn", dir: +1|-1}       an encoder detent, played one transition per loop step
 //               {type: "levels", levels: [...]}  the buttons, when no SharedArrayBuffer can be shared
 //               {type: "engine", lines: [...]}   engine protocol lines (an engine-only worker)
-// Messages out: ready, frame {hex}, search {...}, flash {changes}, log {text}, error {text}, engine {out}
+// Messages out: ready, frame {hex}, pins, panel, state {...}, game {...}, search {...}, flash {changes},
+//               log {text}, error {text}, halted, engine {out}
 //
 // The buttons: the page holds them in a SharedArrayBuffer (Int32 per control, 1 = held down), read
 // here at every Pin.value(); the search's poll hook reads SELECT every 256 nodes, so a press during
@@ -150,11 +152,12 @@ async function boot(m) {
   mp = await loadVM(out);
   restoreFlash(m.flash);
   if (m.shared) { levels = new Int32Array(m.shared, 0, 4); nap = new Int32Array(m.shared, 16, 1); }
-  mp.globals.set("_boot_args", JSON.stringify({ preset: m.preset, overrides: m.overrides || {}, seed: m.seed || 0 }));
+  mp.globals.set("_boot_args", JSON.stringify({ preset: m.preset, overrides: m.overrides || {}, seed: m.seed || 0,
+    rate: m.rate }));
   mp.runPython(
     "import json, browser_board\n" +
     "_a = json.loads(_boot_args)\n" +
-    "_board = browser_board.Board(_a['preset'], json.dumps(_a['overrides']), _a['seed'])\n" +
+    "_board = browser_board.Board(_a['preset'], json.dumps(_a['overrides']), _a['seed'], _a['rate'])\n" +
     "_loop_ms = _board.cfg['loop_ms']\n");
   loopMs = mp.globals.get("_loop_ms");
   board = { step: mp.globals.get("_board").step };
