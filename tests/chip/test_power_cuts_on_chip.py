@@ -219,9 +219,10 @@ def test_a_cut_during_a_settings_write_counts_the_game_once(chip):
 
 
 # boot.py says when it is done: main.py imports and boots next; cut that many wall seconds
-# after it, one cut each. Measured once (a main.py printing its ticks, an idle host): its
-# imports end 0.2 s after boot.py (emulated 0.13 s), the app is built 3.2 s after (emulated
-# 1.5 s: the power-on window is 1 s), then the game is taken back and the AI searches.
+# after it, one cut each. Measured once (a main.py printing its ticks, a load average of 5):
+# its imports end 0.2 s after boot.py (emulated 0.13 s), the app is built 3.2 s after
+# (emulated 1.5 s: the power-on window is 1 s), then the game is taken back and the AI
+# searches; on an idle host the last cut may come after the AI's move was saved.
 BOOT_PY = EMULATOR_BOOT + b'print("boot.py done")\n'
 BOOT_CUTS_S = (0.1, 0.5, 1.5, 3.5)
 
@@ -245,5 +246,7 @@ def test_cuts_during_boot_then_the_next_boot_starts_cleanly(chip):
     before, app, left, after = cut_and_boot_again(c, during_boot)
     assert before.count("boot.py done") == len(BOOT_CUTS_S)
     assert "probe" not in before and "MicroPython v" not in before  # main.py never got to the REPL
-    assert app_moves(app) == QUIET and "mode=ai" in app
-    check_files(after, QUIET, [], stats())
+    saved = parse(left["game.txt"].splitlines()[0]).moves  # as the last cut left it
+    assert saved.startswith(QUIET) and len(saved) <= len(QUIET) + 1  # (the AI's move, if saved)
+    assert app_moves(app) == saved and "mode=ai" in app
+    check_files(after, saved, [], stats())
