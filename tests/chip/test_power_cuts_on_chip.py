@@ -21,8 +21,8 @@ import pytest
 from connect4.app.records import Record, parse
 from connect4.app.store import default_stats
 from connect4.engine.board import Board
-
 from tools.chip.emulator import EMULATOR_BOOT
+
 from .helpers import retry_stalls, run_probe
 
 STALL_S = 180  # wall seconds of UART silence: the emulator is stuck (tests/chip/helpers.py)

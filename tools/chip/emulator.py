@@ -75,6 +75,12 @@ class ChipStalled(ChipError):
     says: with no app too). A test may boot again and retry."""
 
 
+class ChipDied(ChipStalled):
+    """The emulator's process ended on its own or by a signal from outside (the text says
+    which): the emulator's or the host's doing, never the firmware's (a guest that panics
+    resets, the process goes on). A test may boot again and retry."""
+
+
 class Chip:
     """One emulated board on one flash file. `boot()` powers it on, `kill()` cuts the power."""
 
@@ -220,7 +226,13 @@ class Chip:
         except (socket.timeout, BlockingIOError):  # nothing yet (a timeout of 0: at once)
             return False
         if not chunk:
-            raise ChipError("the UART closed (the emulator died?)\n" + self.tail())
+            try:
+                code = self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                raise ChipError("the UART closed, the emulator still running\n" + self.tail())
+            said = self.proc.stdout.read().decode(errors="replace")[-1000:] if self.proc.stdout else ""
+            raise ChipDied("the emulator ended (exit status %s%s): %s\nthe UART said:\n%s" % (
+                code, ", signal %d" % -code if code < 0 else "", said.strip(), self.tail()))
         self.out += chunk
         self.heard = time.monotonic()
         if self.log is not None:
