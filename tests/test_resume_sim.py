@@ -13,7 +13,7 @@ import time
 import machine
 import pytest
 
-from connect4.app.game import PLAY
+from connect4.app.game import OVER, PLAY
 from connect4.app.records import Records
 from connect4.app.resume import SavedGame
 from connect4.app.store import Store
@@ -253,3 +253,42 @@ def test_a_watchdog_reset_counts_like_a_crash_and_a_power_cut_does_not(tmp_path,
         assert [(r.moves, r.result) for r in records] == [("43", 3)]
     else:
         assert panel.apps[-1].board.moves_string() == "43" and records == []
+
+
+# ---- a power cut at the end of a game (issue 30 g; tests/chip/test_power_cuts_on_chip.py on
+# the chip): the game's end writes the statistics (connect4.json), then its record
+# (games.txt), then clears the game in progress (game.txt); a start after a cut between the
+# first and the last takes the finished game back and ends it again
+
+class PowerCut(BaseException):
+    """The power goes (not an Exception: the store's error handling never sees it)."""
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "a power cut after the statistics' save and before game.txt's removal counts the game "
+    "twice at the next start (and records it twice after the record's rename)"))
+@pytest.mark.parametrize("written", ["connect4.json", "games.txt"])
+def test_a_cut_after_a_games_end_was_counted_counts_it_once(monkeypatch, written):
+    from connect4.app.store import Files
+    from test_app_resume import play, restart, start
+    from fakes import Rig
+    rig = Rig("endcut")
+    start(rig, "two")
+    for col in (0, 1, 0, 1, 0, 1):
+        play(rig, col)
+    real = Files.rename
+
+    def rename(self, old, new):
+        real(self, old, new)
+        if new.endswith(written):
+            raise PowerCut()  # right after that file's rename
+    monkeypatch.setattr(Files, "rename", rename)
+    with pytest.raises(PowerCut):
+        play(rig, 0)  # red's fourth in column 1: the game ends
+    monkeypatch.setattr(Files, "rename", real)
+    again = restart(rig, "endcut2")  # the next power-on, on the same flash
+    assert again.app.state == OVER and again.app.board.moves_string() == "1212121"
+    records = list(Records(again.cfg["flash_dir"] + "games.txt").recent())
+    assert [(r.moves, r.result) for r in records] == [("1212121", 0)]
+    assert again.store.stats["two"] == [1, 0, 0]
+    assert not os.path.exists(again.cfg["flash_dir"] + "game.txt")

@@ -6,20 +6,12 @@ through a real browser, and read the simulated matrix (`panel`).
 """
 import http.client
 import json
-import socket
 import threading
 import time
 
 from host_sim.clock import CLOCK
 from host_sim.world import Sim
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from tools.common import free_port  # noqa: F401  (the tests take it from here)
 
 
 class WebBoard:

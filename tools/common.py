@@ -38,6 +38,16 @@ def run_script(args, micropython=None):
     return subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
+def free_port():
+    """A TCP port free on 127.0.0.1 now (for a server a test or tool starts)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def path(rel):
     """The absolute host path of a ROOT-relative '/'-separated path."""
     return os.path.join(ROOT, *rel.split("/"))
@@ -115,6 +125,17 @@ def chip_speed_range(ipn=None):
     ipn = ipn or chip_instructions_per_node()
     return CHIP_IPS_RANGE[0] // ipn, CHIP_IPS_RANGE[1] // ipn
 
+
+# The chip's GC heap on the stock 1.28 image (`make chip-test`, 2026-11-26): 64,000 bytes at
+# power-on, grown once, out of the ESP-IDF heap, to CHIP_GC_HEAP_APP when the app is built. With
+# Wi-Fi on it must not grow again: a second growth takes the ESP-IDF heap that lwIP and the Wi-Fi
+# driver allocate from at run time, and never gives it back (issue 31: the page then answered
+# nothing). CHIP_GC_FREE_MIN stays free in it at the worst. CHIP_GC_EXTRA_WIFI is what the chip
+# held beyond `make memory`'s figure for it (tools/mpvm/memory.py's gc_web): 110,320 bytes in use
+# serving the page (tests/chip/test_app_on_chip.py, its probe's 2 KB included) against 105,756.
+CHIP_GC_HEAP_APP = 127_936
+CHIP_GC_FREE_MIN = 12 * 1024
+CHIP_GC_EXTRA_WIFI = 4_564
 
 # The chip's stack (../shared/CHIP.md, "The stack, measured", on the stock 1.28.0
 # image): MicroPython's check raises "maximum recursion depth exceeded" past

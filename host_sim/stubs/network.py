@@ -29,6 +29,8 @@ world = _World()
 
 
 class WLAN:
+    PM_NONE, PM_PERFORMANCE, PM_POWERSAVE = 0, 1, 2  # the ESP32 port's power-management modes
+
     def __init__(self, interface=STA_IF):
         self.interface = interface
 

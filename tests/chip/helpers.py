@@ -48,7 +48,8 @@ def wait_lines(c, marker, until, timeout):
 
 def retry_stalls(test, tries=3):
     """Run the test again on a fresh boot when the emulator stalls (its known fault, not the
-    firmware's: tools.chip.emulator.ChipStalled); the third stall fails the test."""
+    firmware's: tools.chip.emulator.ChipStalled) or its process ends (ChipDied: killed from
+    outside, or crashed); the third time fails the test."""
     @functools.wraps(test)
     def run(*args, **kwargs):
         for attempt in range(tries):
@@ -57,5 +58,5 @@ def retry_stalls(test, tries=3):
             except ChipStalled as e:
                 if attempt == tries - 1:
                     raise
-                print("the emulator stalled, booting again: %s" % str(e).splitlines()[0])
+                print("the emulator stalled or ended, booting again: %s" % str(e).splitlines()[0])
     return run

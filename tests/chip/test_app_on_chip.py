@@ -8,6 +8,7 @@ show() and the buttons' pressed().
 """
 import http.client
 import json
+import os
 import threading
 import time
 
@@ -18,6 +19,11 @@ APP_GC_TOTAL = 127_936  # the GC heap once the app is built (the chip's first gr
 IDF_IDLE_MIN = 24 * 1024  # issue 31: the network's memory with the server idle ...
 IDF_LOW_MIN = 12 * 1024  # ... and at its lowest under load
 GC_FREE_MIN = 12 * 1024  # the Python side's room inside the GC heap at its worst
+# emulated seconds of play through the API (issue 31: at least 10 minutes); CHIP_WIFI_S shortens
+# it for a trial run
+LOAD_S = int(os.environ.get("CHIP_WIFI_S", "600"))
+MODEL_SLACK = 6 * 1024  # bytes: the VM's peaks count garbage, the chip's reports follow a collect
+REPORT_STALL_S = 20  # wall seconds without a report (the probe's come every 2 emulated s): stalled
 WIFI_JSON = json.dumps({"ap_password": "abcdefgh12", "ssid": "PICSimLabWifi", "password": ""}).encode()
 # the menu's Wi-Fi switch left on (a saved setting: on again at every start, issue 30 item 4)
 WIFI_ON = json.dumps({"version": 1, "settings": {"wifi": True}}).encode()
@@ -49,14 +55,31 @@ def test_level_8_demo_keeps_the_stack_and_the_heap(chip):
 
 
 class Client:
-    """HTTP to the board through the emulator's port forward, every answer timed."""
+    """HTTP to the board through the emulator's port forward, every answer timed. Given the
+    chip, a request runs in a thread of its own while this one reads the board's console (a
+    console nobody reads would, in the end, block the board in print) and watches for the
+    emulator's stall."""
 
-    def __init__(self, port):
+    def __init__(self, port, chip=None):
         self.port = port
+        self.chip = chip
         self.times = []
         self.failures = []
 
     def request(self, method, path, body=None, headers=None, timeout=30):
+        if self.chip is None:
+            return self._request(method, path, body, headers, timeout)
+        out = []
+        t = threading.Thread(target=lambda: out.append(self._request(method, path, body, headers, timeout)))
+        t.start()
+        while t.is_alive():
+            self.chip.check_alive(REPORT_STALL_S)
+            t.join(0.05)
+        if out[0][0] is None:  # not answered: a board silent all that time is the emulator's stall
+            self.chip.check_alive(REPORT_STALL_S)
+        return out[0]
+
+    def _request(self, method, path, body, headers, timeout):
         t = time.monotonic()
         try:
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -72,24 +95,64 @@ class Client:
             return None, None, b""
 
 
+def play(api, auth, c):
+    """One whole game against level 8 through the API (you red, first): a column a turn,
+    the centre's first; the finished state."""
+    status, _, body = api.request("POST", "/api/new", {"mode": "ai", "level": 8, "first": "red"},
+                                  headers=auth)
+    if status != 200:
+        c.drain(5)  # the board's next report says why
+    assert status == 200, (body, c.tail(1500))
+    started = False  # the new game is queued: the old one's end may still show for a moment
+    while True:
+        c.check_alive(REPORT_STALL_S)  # the board reports every 2 s: silence is the emulator's stall
+        status, _, body = api.request("GET", "/api/state")
+        if status != 200:
+            continue
+        state = json.loads(body)
+        started = started or state["result"] is None
+        if started and state["result"] is not None:
+            return state
+        if state["human"] and state["state"] == "play":
+            heights = [0] * state["columns"]
+            for d in state["moves"]:
+                heights[int(d) - 1] += 1
+            col = next(i + 1 for i in (3, 2, 4, 1, 5, 0, 6) if heights[i] < state["rows"])
+            api.request("POST", "/api/move", {"column": col}, headers=auth)
+        time.sleep(0.3)
+
+
+def emulated_ms(c):
+    heap = [parse_fields(ln) for ln in bytes(c.out).decode(errors="replace").splitlines()
+            if ln.startswith("probe heap")]
+    return heap[-1]["ms"] if heap else 0
+
+
 @retry_stalls
-def test_wifi_the_page_and_a_whole_game_through_the_api(chip):
+def test_wifi_the_page_and_games_through_the_api_for_ten_minutes(chip):
     """Issue 30 h, issue 31: station mode on the emulator's open network, Wi-Fi on from the saved
-    switch, as after a power cut; pair with the code the
-    board prints; a whole game against level 8 through the API with the event stream open and a
-    second client polling /api/state every 0.5 s; every request answered; the network keeps its
-    memory."""
+    switch (as after a power cut). The page (gzip and plain), pairing with the code the board
+    prints, then for LOAD_S of emulated time: whole games against level 8 through the API, the
+    recorded games (what the page's replay reads) and a settings change after each, with the
+    event stream open and a second client polling /api/state every 0.5 s. Every request is
+    answered, 99% within a second on the board's clock; the GC heap never grows into the
+    network's memory, which keeps 24 KB free idle and 12 KB at its lowest; the Python side keeps
+    12 KB free in its heap."""
     c = repl(chip(extra=[("/wifi.json", WIFI_JSON), ("/connect4.json", WIFI_ON)]))
     run_probe(c, report_ms=2000)
-    line = c.read_until(b"connect4: web: ", timeout=300, stall=STALL_S) + c.read_until(b"\n", timeout=30, stall=STALL_S)
+    line = c.read_until(b"connect4: web: ", timeout=300, stall=REPORT_STALL_S) + c.read_until(
+        b"\n", timeout=30, stall=REPORT_STALL_S)
     code = line.split("code", 1)[1].split()[0]
-    api = Client(c.http_port)
+    for _ in range(3):  # idle: the next reports with nobody connected
+        c.read_until(b"probe heap", timeout=120, stall=REPORT_STALL_S)
+    idle = parse_fields(c.read_until(b"\n", timeout=30, stall=REPORT_STALL_S))  # its ms=... idf_free=...
+    api = Client(c.http_port, c)
     status, enc, page = api.request("GET", "/", headers={"Accept-Encoding": "gzip"})
-    assert status == 200 and enc == "gzip" and page[:2] == b"\x1f\x8b"
+    assert status == 200 and enc == "gzip" and page[:2] == b"\x1f\x8b", api.failures
     status, enc, plain = api.request("GET", "/")
-    assert status == 200 and b"<html" in plain.lower()
+    assert status == 200 and b"<html" in plain.lower(), api.failures
     status, _, body = api.request("POST", "/api/pair", {"code": code})
-    assert status == 200, body
+    assert status == 200, (body, api.failures)
     auth = {"Authorization": "Bearer " + json.loads(body)["token"]}
 
     stop = threading.Event()
@@ -117,49 +180,53 @@ def test_wifi_the_page_and_a_whole_game_through_the_api(chip):
     threads = [threading.Thread(target=poll), threading.Thread(target=stream)]
     for t in threads:
         t.start()
+    games = 0
     try:
-        status, _, body = api.request("POST", "/api/new", {"mode": "ai", "level": 8, "first": "red"},
-                                      headers=auth)
-        assert status == 200, body
-        moves = 0
-        deadline = time.monotonic() + 900
-        while time.monotonic() < deadline:
-            c.check_alive(STALL_S)  # the board reports every 2 s: silence is the emulator's stall
-            status, _, body = api.request("GET", "/api/state")
-            if status != 200:
-                continue
-            state = json.loads(body)
-            if state["result"] is not None:
-                break
-            if state["human"] and state["state"] == "play":
-                heights = [0] * state["columns"]
-                for d in state["moves"]:
-                    heights[int(d) - 1] += 1
-                col = next(i + 1 for i in (3, 2, 4, 1, 5, 0, 6) if heights[i] < state["rows"])
-                status, _, body = api.request("POST", "/api/move", {"column": col}, headers=auth)
-                moves += status == 200
-            time.sleep(0.3)
-        assert state["result"] is not None, "the game did not end"
+        start = emulated_ms(c)
+        while emulated_ms(c) - start < LOAD_S * 1000:
+            play(api, auth, c)
+            games += 1
+            for _ in range(50):  # the record is written once the game's end has been shown
+                status, _, body = api.request("GET", "/api/games")
+                assert status == 200, body
+                if len(json.loads(body)["games"]) >= min(games, 20):
+                    break
+                time.sleep(0.3)
+            assert len(json.loads(body)["games"]) >= min(games, 20), body
+            status, _, body = api.request("POST", "/api/settings", {"brightness": 1 + games % 7},
+                                          headers=auth)
+            assert status == 200, body
     finally:
         stop.set()
         for t in threads:
             t.join(timeout=90)
-    c.read_until(b"probe heap", timeout=60, stall=STALL_S)
-    c.read_until(b"GC: total", timeout=60, stall=STALL_S)
+    c.read_until(b"probe web", timeout=60, stall=REPORT_STALL_S)
+    web = parse_fields(c.read_until(b"\n", timeout=30, stall=REPORT_STALL_S))
+    c.read_until(b"GC: total", timeout=60, stall=REPORT_STALL_S)
     text = bytes(c.out).decode(errors="replace")
     heap, low = reports(text)
     answered = api.times + poller.times
-    print("requests answered %d, failed %d, slowest %.2f s wall, events %d; low %s; GC total %s"
-          % (len(answered), len(api.failures + poller.failures), max(answered), len(events), low,
-             gc_heap(text)[-1]))
-    assert not api.failures and not poller.failures, api.failures + poller.failures
-    assert any(e == b"event: state" for e in events)
     gcs = gc_heap(text)
+    print("%d games in %d s of emulated time; requests answered %d (the board counted %d, %d over "
+          "a second, the slowest %d ms), failed %d; events %d; idle %s; low %s; GC heap at its "
+          "fullest %s" % (games, (emulated_ms(c) - start) // 1000, len(answered), web["served"],
+                          web["slow"], web["slowest"], len(api.failures + poller.failures),
+                          len(events), idle, low, max(gcs, key=lambda g: g[1])))
+    assert not api.failures and not poller.failures, api.failures + poller.failures
+    assert web["slow"] <= web["served"] // 100  # 99% within a second of the board's clock
+    assert any(e == b"event: state" for e in events)
     assert max(total for total, _, _ in gcs) <= APP_GC_TOTAL, "the GC heap grew into the network's memory"
     assert min(free for _, _, free in gcs[1:]) >= GC_FREE_MIN
-    idle = [h for h in heap if h["ms"] > heap[0]["ms"] + 10_000][:1]
+    assert idle["idf_free"] >= IDF_IDLE_MIN
     assert low["idf_free"] >= IDF_LOW_MIN
-    assert not idle or idle[0]["idf_free"] >= IDF_IDLE_MIN
+    # make memory's model of this heap (tools/mpvm/memory.py's gc_web), which make test holds
+    # under the GC heap the app has, agrees with the chip within MODEL_SLACK
+    from tools.mpvm import memory
+    model = memory.measure()["gc_web"]
+    used = max(u for _, u, _ in gcs[1:])
+    print("the GC heap in use with Wi-Fi on: the chip %d bytes at most, make memory's model %d"
+          % (used, model))
+    assert abs(used - model) <= MODEL_SLACK
 
 
 @retry_stalls

@@ -244,3 +244,17 @@ def assert_board_shown(app, pixel):
             want = names[board.get(col, row)]
             assert shown == want or (shown == "off" and (col, row) in line), (
                 col, row, shown, want, board.moves_string(), app.state)
+
+
+class Counter:
+    """Deterministic bytes for codes and tokens (a Pairing's randbytes)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, k):
+        out = bytearray(k)
+        for i in range(k):
+            self.n += 1
+            out[i] = (self.n * 37 + 11) & 0xFF
+        return bytes(out)

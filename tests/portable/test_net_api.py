@@ -8,21 +8,9 @@ from connect4.app.face import Face
 from connect4.net.api import Api, parse_body, MAX_BODY
 from connect4.net.pairing import Pairing, MAX_TRIES
 from connect4.net.netconf import NetConf
-from fakes import Rig, tmpdir
+from fakes import Rig, tmpdir, Counter
 
 
-class Counter:
-    """Deterministic bytes for codes and tokens."""
-
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self, k):
-        out = bytearray(k)
-        for i in range(k):
-            self.n += 1
-            out[i] = (self.n * 37 + 11) & 0xFF
-        return bytes(out)
 
 
 def setup(name, mode="two", first="red", level=1):

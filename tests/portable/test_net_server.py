@@ -13,20 +13,10 @@ from connect4.net import server as server_mod
 from connect4.net.server import (Server, MAX_CLIENTS, MAX_STREAMS, REQUEST_MS, WRITE_MS, KEEPALIVE_MS,
                                  CHUNK, SHORT, MAX_LINE, MAX_LINES, GRACE_MS)
 from connect4.net.pairing import Pairing
-from fakes import Rig, tmpdir
+from fakes import Rig, tmpdir, Counter
 from fakenet import FakeSocket, listen, unlisten, get, post
 
 
-class Counter:
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self, k):
-        out = bytearray(k)
-        for i in range(k):
-            self.n += 1
-            out[i] = (self.n * 37 + 11) & 0xFF
-        return bytes(out)
 
 
 def setup(name, **kw):
@@ -141,6 +131,23 @@ def test_the_page_reaches_two_slow_clients_whole_through_the_one_buffer():
         unlisten()
 
 
+def test_the_server_counts_how_long_an_answer_took_on_the_boards_clock():
+    """From taking a connection to its answer's last byte, on the board's own clock (the chip
+    tests read these in emulated time): the slowest, and the answers over a second."""
+    rig, server, listener = setup("srv4t")
+    try:
+        ask(rig, listener, get(b"/api/state"))
+        assert server.served == 1 and server.slow == 0 and 0 <= server.slowest < 1000
+        server.page, data = page_file("srv4tp", 3 * CHUNK + 123)
+        s = FakeSocket(get(b"/", b"Accept-Encoding: gzip\r\n"), take=2)  # two bytes a round
+        listener.waiting.append(s)
+        rig.run_for(8000)
+        assert s.closed and s.body() == data, len(s.got)
+        assert server.slow == 1 and server.slowest > 1000
+    finally:
+        unlisten()
+
+
 def test_a_new_connection_takes_the_slot_of_the_oldest_idle_one():
     """...once that one has had GRACE_MS to send its request; until then the new one waits
     (in the network stack's backlog), so a request a little late is not cut off."""
@@ -249,7 +256,7 @@ def test_a_network_short_of_memory_turns_new_connections_away_and_says_so_once()
         assert s.status() == 200 and json.loads(s.body())["low_memory"] is False
         rig.run_for(400)
         assert json.loads(events(live)[-1][1])["low_memory"] is False
-        assert len(said) == 1 and server.refused == 3
+        assert len(said) == 1 and server.refused == 3 and server.short == 3
     finally:
         unlisten()
 

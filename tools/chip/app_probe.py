@@ -12,6 +12,12 @@ bytecode, about 2 KB, counted in every figure below) and runs
   events     print the app's state changes, searches and drops (below)
   ticks      print `probe t=MS` every 100 emulated ms from power-on (boot's clock), so that
              the test presses and releases the buttons at known emulated times
+  cut        a file the app writes through connect4.app.store.Files ("connect4.json",
+             "games.txt", "game.txt"): at the moment `phase` of its first write the probe
+             prints `probe cut PATH PHASE` and spins until the host cuts the power
+  phase      "write": half of the temporary file's first write on flash (flushed), the
+             rest never written; "rename": the temporary file whole, before its rename;
+             "saved": just after the rename
 Lines printed, one a report, all figures in bytes and emulated ms:
   probe heap ms=T gc_used=U gc_free=F idf_free=I idf_largest=L stack=S
   probe low gc_used=U idf_free=I idf_largest=L stack=S    (the worst so far)
@@ -22,6 +28,12 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
+  probe web served=N slow=N slowest=MS refused=N short=N dropped=N errors=N   (with each report, once
+                                                              the page is served: answers, those
+                                                              over a second, the slowest)
+  probe app moves=M mode=O state=S first=F levels=A/B         (the app's first loop step:
+                                                              the game it starts with)
+  probe cut PATH PHASE                                       (cut: the power may go now)
   probe stopped
 `micropython.mem_info()`'s `GC: total: ...` line follows each report (the GC
 heap's areas: it grows into the ESP-IDF heap and never gives memory back).
@@ -37,7 +49,7 @@ import time
 from time import ticks_ms, ticks_diff, ticks_us
 
 from connect4 import boot
-from connect4.app import turn
+from connect4.app import store, turn
 from connect4.hw import display, input as hw_input
 
 _P = eval(sys.argv[1]) if len(sys.argv) > 1 else {}
@@ -90,6 +102,12 @@ def _report(now):
     print("probe low gc_used=%d idf_free=%d idf_largest=%d stack=%d" % (
         low["gc_used"], low["idf_free"], low["idf_largest"], low["stack"]))
     print("probe gap max_us=%d" % _STATE["gap_us"])
+    app = _STATE["app"]
+    link = app.link if app is not None else None
+    web = (link.server or link.face.web) if link is not None else None
+    if web is not None:
+        print("probe web served=%d slow=%d slowest=%d refused=%d short=%d dropped=%d errors=%d" % (
+            web.served, web.slow, web.slowest, web.refused, web.short, web.dropped, web.errors))
     micropython.mem_info()
 
 
@@ -106,6 +124,9 @@ def _stop():
     app = _STATE["app"]
     if _STATE.get("fresh"):  # the app's first loop step: what PROBE asks for at the start
         _STATE["fresh"] = False
+        print("probe app moves=%s mode=%s state=%d first=%d levels=%d/%d" % (
+            app.board.moves_string() or "-", store.MODES[app.mode], app.state, app.first_side,
+            app.game_levels[0], app.game_levels[1]))
         if _P.get("wifi"):
             app.wifi(now, True)
         if _P.get("demo"):
@@ -170,6 +191,48 @@ if _EVENTS:
             print("probe search ms=%d nodes=%d stopped=%s" % (ticks_ms(), r.nodes, r.stopped or "-"))
     turn.think = _thinking
     game._STATES = tuple(_thinking if f is _think else f for f in game._STATES)
+
+
+_CUT = _P.get("cut")
+if _CUT:
+    _PHASE = _P.get("phase", "write")
+    _TMP = _CUT + ".tmp"
+
+    def _spin(path):
+        """The moment asked for: said, then nothing more happens until the power goes."""
+        print("probe cut %s %s" % (path, _PHASE))
+        while True:
+            time.sleep_ms(100)
+
+    class _HalfFile:
+        """The temporary file: its first write stops halfway, flushed to flash."""
+
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            self.f.write(data[:len(data) // 2])
+            self.f.flush()
+            _spin(_CUT)
+
+        def close(self):
+            self.f.close()
+
+    _open, _rename = store.Files.open, store.Files.rename
+
+    def _opening(self, path, mode):
+        f = _open(self, path, mode)
+        if _PHASE == "write" and path == _TMP and "w" in mode:
+            return _HalfFile(f)
+        return f
+
+    def _renaming(self, old, new):
+        if old == _TMP and new == _CUT and _PHASE == "rename":
+            _spin(_CUT)
+        _rename(self, old, new)
+        if old == _TMP and new == _CUT and _PHASE == "saved":
+            _spin(_CUT)
+    store.Files.open, store.Files.rename = _opening, _renaming
 
 
 class _TickClock:

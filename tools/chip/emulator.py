@@ -27,7 +27,7 @@ import subprocess
 import tempfile
 import time
 
-from tools.common import ROOT
+from tools.common import ROOT, free_port
 
 STATION_IP = "192.168.4.15"  # the address the emulator's DHCP gives the chip as a station
 AP_IP = "192.168.4.1"  # the chip's own access point
@@ -65,14 +65,6 @@ def find_firmware():
     return path if path and os.path.isfile(path) else None
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 class ChipError(Exception):
     """The emulated board did not answer as expected (the text says what was seen)."""
 
@@ -81,6 +73,12 @@ class ChipStalled(ChipError):
     """The UART fell silent where the board prints regularly: the emulator's known fault
     (now and then its CPU spins waiting for FreeRTOS's yield interrupt, ../shared/CHIP.md
     says: with no app too). A test may boot again and retry."""
+
+
+class ChipDied(ChipStalled):
+    """The emulator's process ended on its own or by a signal from outside (the text says
+    which): the emulator's or the host's doing, never the firmware's (a guest that panics
+    resets, the process goes on). A test may boot again and retry."""
 
 
 class Chip:
@@ -228,7 +226,13 @@ class Chip:
         except (socket.timeout, BlockingIOError):  # nothing yet (a timeout of 0: at once)
             return False
         if not chunk:
-            raise ChipError("the UART closed (the emulator died?)\n" + self.tail())
+            try:
+                code = self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                raise ChipError("the UART closed, the emulator still running\n" + self.tail())
+            said = self.proc.stdout.read().decode(errors="replace")[-1000:] if self.proc.stdout else ""
+            raise ChipDied("the emulator ended (exit status %s%s): %s\nthe UART said:\n%s" % (
+                code, ", signal %d" % -code if code < 0 else "", said.strip(), self.tail()))
         self.out += chunk
         self.heard = time.monotonic()
         if self.log is not None:

@@ -141,6 +141,7 @@ class _Conn:
         self.fd = _fd(sock)
         self.state = _READ
         self.t = now  # taken, or the last progress
+        self.since = now  # taken
         self.buf = b""  # the request's bytes not yet parsed
         self.lines = 0  # of the request's head read; -1 once it is all read
         self.want = 0  # its body's length
@@ -178,6 +179,9 @@ class Server:
         self.served = 0  # answers made
         self.refused = 0  # connections turned away (every slot busy, or short of memory)
         self.dropped = 0  # connections closed to make room
+        self.short = 0  # ... of the refused, for the network's memory below its floor
+        self.slowest = 0  # ms from taking a connection to its answer's last byte, the most
+        self.slow = 0  # answers that took over a second so (the chip tests read both)
         self.errors = 0  # exceptions caught (a handler's, or the server's own)
         self.last = None  # the last of them
         self.tick = ticks_ms()  # the live streams' last look
@@ -322,6 +326,7 @@ class Server:
         waiting for its request, if none is free."""
         sock.setblocking(False)
         if self._short(now):
+            self.short += 1
             return self._refuse(sock, SHORT)
         conns = self.conns
         if len(conns) >= MAX_CLIENTS:
@@ -507,6 +512,11 @@ class Server:
             f = c.file
             if f is None:
                 if c.state == _WRITE:
+                    took = ticks_diff(now, c.since)
+                    if took > self.slowest:
+                        self.slowest = took
+                    if took > 1000:
+                        self.slow += 1
                     self._close(c)
                 else:
                     self._watch(c)

@@ -40,6 +40,11 @@ def start_join(ssid, password):
     _off(network.AP_IF)
     sta = network.WLAN(network.STA_IF)
     sta.active(True)
+    try:  # no modem sleep between beacons: the page's answers are not held a beacon late
+        # (and in the emulated C3 a station in modem sleep stalled the board: docs/developer.md)
+        sta.config(pm=sta.PM_NONE)
+    except (AttributeError, ValueError):  # a port without it (the simulator's stub)
+        pass
     sta.connect(ssid, password)
 
 
