@@ -11,6 +11,8 @@ record's figures.
 import os
 import re
 
+import pytest
+
 from tools import common
 from tools.bench import page
 
@@ -83,12 +85,19 @@ def test_the_readme_says_the_records_speed():
     assert "%s-%s nodes/s" % (format(slow, ","), format(fast, ",")) in text
 
 
-def test_make_bench_skips_the_chip_section_without_the_image_and_says_why(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("qemu, says", [
+    (None, "chip: skipped, no emulator (QEMU="),  # a fresh clone: no build/emulator/
+    ("/bin/true", "chip: skipped, no MicroPython image (FIRMWARE="),
+])
+def test_make_bench_skips_the_chip_section_without_the_image_and_says_why(tmp_path, monkeypatch, capsys,
+                                                                           qemu, says):
     from tools.bench import bench
+    from tools.chip import emulator
     monkeypatch.delenv("FIRMWARE", raising=False)
+    monkeypatch.setattr(emulator, "find_qemu", lambda: qemu)
     before = common.chip_record()
     out = tmp_path / "page.md"
     assert bench.main(["--only", "chip", "--jobs", "1", "--out", str(out)]) == 0
-    assert "chip: skipped, no MicroPython image (FIRMWARE=" in capsys.readouterr().out
+    assert says in capsys.readouterr().out
     assert page.BEGIN % "chip" not in out.read_text()
     assert common.chip_record() == before  # the record kept
