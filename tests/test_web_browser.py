@@ -441,14 +441,25 @@ def restarted(board, flash, forget=False, driver=None):
     return WebBoard(flash, port=port).__enter__()
 
 
-def test_a_paired_page_stays_paired_when_the_board_restarts(browser, tmp_path):
-    """Was: after a restart the page said "Your turn" and its tap got "Pair this page first"."""
-    flash = str(tmp_path)
+def paired_against_level_1(browser, flash):
+    """A board on `flash` against level 1, red (you) to play, and the page paired to it
+    (entered: the caller exits it)."""
     board = WebBoard(flash, settings={"mode": "ai", "level": 1, "first": "red"}).__enter__()
     try:
         board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
         browser.get("http://127.0.0.1:%d/" % board.port)
         pair_page(browser, board)
+    except BaseException:
+        board.__exit__(None, None, None)
+        raise
+    return board
+
+
+def test_a_paired_page_stays_paired_when_the_board_restarts(browser, tmp_path):
+    """Was: after a restart the page said "Your turn" and its tap got "Pair this page first"."""
+    flash = str(tmp_path)
+    board = paired_against_level_1(browser, flash)
+    try:
         browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
         board.wait(lambda: len(page_moves(browser)) == 2 and "Your turn" in status(browser), what="the AI's reply")
         moves = page_moves(browser)
@@ -465,11 +476,8 @@ def test_a_paired_page_stays_paired_when_the_board_restarts(browser, tmp_path):
 
 def test_a_page_no_longer_paired_says_so_when_it_reconnects_never_your_turn(browser, tmp_path):
     flash = str(tmp_path)
-    board = WebBoard(flash, settings={"mode": "ai", "level": 1, "first": "red"}).__enter__()
+    board = paired_against_level_1(browser, flash)
     try:
-        board.wait(lambda: board.app.state == 1 and not board.app.ai_to_move(), what="red to play")
-        browser.get("http://127.0.0.1:%d/" % board.port)
-        pair_page(browser, board)
         board.wait(lambda: "Your turn: choose a column" in status(browser), what="your turn")
         browser.execute_script(WATCH_STATUS)
         board = restarted(board, flash, forget=True, driver=browser)
