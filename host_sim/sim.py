@@ -273,7 +273,7 @@ def leave_game(flash):
     from connect4.engine.rng import Rng
     saved = SavedGame(flash + "game.txt")
     got = saved.load(lambda size: Board("", *parse_size(size)), Rng())  # the game's own size
-    if got is not None:
+    if got is not None and saved.ending is None:  # (an ending: the app finishes it at its start)
         record = got[0]
         if JUDGE[0] is not None:  # the simulator's marks, as for every record it writes
             record.marks = JUDGE[0](record.moves, record.size) or record.marks

@@ -2,8 +2,7 @@
 import functools
 import re
 
-from tools.chip.emulator import ChipStalled
-
+from tools.chip.emulator import ChipStalled, HostLate
 
 
 def repl(c):
@@ -48,15 +47,15 @@ def wait_lines(c, marker, until, timeout):
 
 def retry_stalls(test, tries=3):
     """Run the test again on a fresh boot when the emulator stalls (its known fault, not the
-    firmware's: tools.chip.emulator.ChipStalled) or its process ends (ChipDied: killed from
-    outside, or crashed); the third time fails the test."""
+    firmware's: tools.chip.emulator.ChipStalled), its process ends (ChipDied: killed from
+    outside, or crashed) or the host came too late (HostLate); the third time fails the test."""
     @functools.wraps(test)
     def run(*args, **kwargs):
         for attempt in range(tries):
             try:
                 return test(*args, **kwargs)
-            except ChipStalled as e:
+            except (ChipStalled, HostLate) as e:
                 if attempt == tries - 1:
                     raise
-                print("the emulator stalled or ended, booting again: %s" % str(e).splitlines()[0])
+                print("the emulator stalled or ended, or the host was late, booting again: %s" % str(e).splitlines()[0])
     return run

@@ -107,7 +107,8 @@ def play(api, auth, c):
     while True:
         c.check_alive(REPORT_STALL_S)  # the board reports every 2 s: silence is the emulator's stall
         status, _, body = api.request("GET", "/api/state")
-        if status != 200:
+        if status != 200:  # 503: the board short of memory for a moment; the page waits too
+            time.sleep(0.5)
             continue
         state = json.loads(body)
         started = started or state["result"] is None

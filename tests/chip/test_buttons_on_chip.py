@@ -13,6 +13,8 @@ on those lines.
 import re
 import time
 
+from tools.chip.emulator import HostLate
+
 from .helpers import retry_stalls, repl, run_probe
 
 BUTTON = 2  # config.py's encoder preset
@@ -61,6 +63,8 @@ def test_a_press_stops_a_level_8_search_within_50_ms(chip):
     c.release(BUTTON)
     stop = re.search(r"probe stop ms=(\d+) gap_us=(\d+)", text)
     end = re.search(r"probe search ms=(\d+) nodes=(\d+) stopped=(\S+)", text)
+    if end and not stop and end.group(3) != "poll":  # the search was over before the press came
+        raise HostLate("the press reached the board after the search (%s)" % end.group(0))
     assert stop and end, text
     assert end.group(3) == "poll"  # stopped by the press (connect4.engine.search.STOP_POLL)
     drop = c.read_until(b"probe drop", timeout=120, stall=STALL_S)  # the click plays the move

@@ -16,8 +16,6 @@ import json
 import re
 import time
 
-import pytest
-
 from connect4.app.records import Record, parse
 from connect4.app.store import default_stats
 from connect4.engine.board import Board
@@ -188,13 +186,10 @@ def ended(moves):
     assert board.winner
     s = stats()
     s["ai"][7][1] += 1
+    s["ended"] += 1  # its count, which its ending wrote first (connect4.app.resume)
     return s
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "the firmware's bug: the game's end saved its statistics before the record; taken back "
-    "at the next start, the finished game ends again and is counted twice (level 8: "
-    "[2, 7, 1], expected [2, 6, 1]; tests/test_resume_sim.py on CPython)"))
 @retry_stalls
 def test_a_cut_during_a_record_write_records_the_game_once(chip):
     c = untouched_repl(chip(extra=flash_files(WINS), wifi=False))

@@ -427,7 +427,7 @@ class App:
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
         if self.board.count and not self.board.is_over():
-            self._record(_ABANDONED)  # left before its end (an ended one is recorded)
+            self._end_game(_ABANDONED)  # left before its end (an ended one is recorded)
             if self.hints[0] or self.hints[1]:
                 self.store.save()  # the hints' count
         if self.saved is not None:
@@ -586,16 +586,8 @@ class App:
             winner = -1
             self.last_loser = -1
         result = 2 if winner < 0 else winner  # 0 red won, 1 yellow won, 2 draw
-        if self.mode == MODE_AI:
-            self.store.record_ai(self.game_levels[1], result, board.size)
-            self.store.save()
-        elif self.mode == MODE_TWO:
-            self.store.record_two(result, board.size)
-            self.store.save()
         self.games += 1
-        self._record(result)
-        if self.saved is not None:
-            self.saved.clear()  # recorded: no longer in progress
+        self._end_game(result)
         if self.listener is not None:  # (no dict made for nobody)
             self.listener("game", {
                 "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
@@ -631,10 +623,38 @@ class App:
                       (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
                       0, board.size)
 
-    def _record(self, result):
-        """Append the game to the records."""
-        if self.records is not None:
-            self.records.append(self._as_record(result, self.judge))
+    def _end_game(self, result):
+        """The game ends (result 0-2) or is left (3, abandoned): counted in the statistics (a
+        finished game of ai or two), appended to the records, no longer in progress. Each
+        step once, whatever power cut comes between them: the ending is written first in the
+        game's file with the game's count in the statistics and number in the records
+        (connect4.app.resume), and an ending taken back from there at the next start
+        (`saved.ending`) does only the steps that did not happen."""
+        stats = self.store.stats
+        records = self.records
+        saved = self.saved if self.mode != MODE_DEMO else None  # (the demo's are not kept)
+        counted = result != _ABANDONED and (self.mode == MODE_AI or self.mode == MODE_TWO)
+        record = self._as_record(result, self.judge)
+        ending = saved.ending if saved is not None else None
+        again = ending is not None
+        if not again:  # a new end
+            ending = (stats["ended"] + 1 if counted else 0,
+                      records.last() + 1 if records is not None and saved is not None else 0)
+            if saved is not None:
+                record.number = ending[1]
+                saved.save(record, 0, self.ai.rng, self.cursor, ending[0])
+        count, number = ending
+        if count > stats["ended"]:
+            if self.mode == MODE_AI:
+                self.store.record_ai(self.game_levels[1], result, self.board.size)
+            else:
+                self.store.record_two(result, self.board.size)
+            stats["ended"] = count
+            self.store.save()
+        if records is not None and not (again and records.last() == number):
+            records.append(record)
+        if saved is not None:
+            saved.clear()  # recorded: no longer in progress
 
     # ---- the game in progress, kept on flash (connect4.app.resume)
     def _keep(self, resumes):
@@ -654,14 +674,6 @@ class App:
         if got is None:
             return False
         record, resumes, cursor = got
-        crashed = self.after_crash
-        if crashed and resumes >= _RESUMES:
-            print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
-            if self.records is not None:
-                self.records.append(record)
-            saved.clear()
-            self.board.reset()
-            return False
         self.mode = self._mode_index(record.mode)
         self._first(record.first)
         self.game_levels = record.levels
@@ -670,9 +682,17 @@ class App:
         for i in range(len(record.marks)):
             marks[i] = ord(record.marks[i])
         self.cursor = cursor
-        if crashed:
+        crashed = self.after_crash
+        left = saved.ending is not None and record.result == _ABANDONED  # was being left
+        if left or crashed and resumes >= _RESUMES:
+            if not left:
+                print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
+            self._end_game(_ABANDONED)  # (an ending taken back: what was left of it)
+            self.board.reset()
+            return False
+        if crashed and saved.ending is None:
             self._keep(resumes + 1)
-        return True
+        return True  # (a finished game's ending taken back: connect4.app.game._landed ends it)
 
     # ---- drawing
     def render(self, now):

@@ -191,6 +191,10 @@ class Records:
                 discard(fs, self.tmp)
             return refused(self, "game record", why(e))
 
+    def last(self):
+        """The newest record's number (0: none)."""
+        return self._scan()[2]
+
     def recent(self):
         """The records, newest first (each line read when its turn comes)."""
         offsets = self._scan()[0]

@@ -46,7 +46,8 @@ CLASSIC = "7x6"  # the board of the statistics' top level "ai" and "two"
 
 
 def default_stats():
-    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0], "hints": 0, "sizes": {}}
+    return {"ai": [[0, 0, 0] for _ in range(MAX_LEVEL)], "two": [0, 0, 0], "hints": 0, "sizes": {},
+            "ended": 0}  # games counted, ever: a game's end writes its count (connect4.app.resume)
 
 
 def table(stats, size):
@@ -234,6 +235,7 @@ class Store:
         if isinstance(saved, dict):
             _tables(stats, saved)
             stats["hints"] = _count(saved.get("hints"))
+            stats["ended"] = _count(saved.get("ended"))
             sizes = saved.get("sizes")
             if isinstance(sizes, dict):
                 for size in sizes:
