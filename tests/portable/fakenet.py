@@ -36,6 +36,18 @@ class FakeSocket:
         self.data = self.data[n:]
         return out
 
+    def readinto(self, buf):
+        """As MicroPython's socket (a stream): the count read, 0 at the client's end, None while
+        nothing has come (what the server reads with: connect4.net.server._recv_into)."""
+        try:
+            data = self.recv(len(buf))
+        except OSError as e:
+            if e.args[0] == EAGAIN:
+                return None
+            raise
+        buf[:len(data)] = data
+        return len(data)
+
     def send(self, data):
         if self.closed:
             raise OSError(32)
@@ -73,6 +85,9 @@ class FakeListener:
 
     def recv(self, n):
         raise OSError(EAGAIN)
+
+    def readinto(self, buf):
+        return None
 
 
 class FakePoller:

@@ -336,3 +336,67 @@ def test_the_state_says_if_the_token_sent_is_paired_and_a_forget_is_heard_live()
         assert ask(rig, listener, get(b"/api/forget")).status() == 405
     finally:
         unlisten()
+
+
+def test_the_games_go_out_a_record_at_a_time_newest_first():
+    """GET /api/games: the newest MAX_GAMES records, whole JSON, but never whole in the heap:
+    each send is one record's piece (on the chip a 5 KB answer in one block made the heap grow
+    into the network's memory); a client gone mid-answer closes the records' file at once."""
+    from connect4.app.records import Record
+    from connect4.net.api import MAX_GAMES
+    rig, server, listener = setup("srv20")
+    records = rig.app.records
+    for i in range(MAX_GAMES + 5):
+        records.append(Record("two", i % 2, (0, 0), i % 3, (0, 0), "4453627" * 3, "?" * 21))
+    sent = []
+    try:
+        s = FakeSocket(get(b"/api/games"), take=64)  # a slow client: 64 bytes a send
+
+        def send(data, real=s.send):
+            sent.append(len(data))
+            return real(data)
+        s.send = send
+        listener.waiting.append(s)
+        rig.run_for(2000)
+        assert s.closed and s.status() == 200, s.got
+        assert b"Content-Length" not in s.head()  # its end is the connection's
+        body = json.loads(s.body())
+        assert [g["number"] for g in body["games"]] == list(range(MAX_GAMES + 5, 5, -1))
+        assert body["records"] is True and body["games"][0]["moves"] == "4453627" * 3
+        assert len(s.body()) > 3000 and max(sent) < 400, (len(s.body()), max(sent))
+        # a client that stops reading and goes: the answer's source is closed with it
+        opened = []
+        real_recent = records.recent
+
+        def recent():
+            stream = real_recent()
+            opened.append(stream)
+            return stream
+        records.recent = recent
+        answers = []  # kept here: CPython would close a dropped generator by itself, MicroPython not
+        real_games = server.api.games
+
+        def games():
+            status, pieces = real_games()
+            answers.append(pieces)
+            return status, pieces
+        server.api.games = games
+        s = FakeSocket(get(b"/api/games"), eof=False)
+
+        def stops(data, real=s.send):  # takes 400 bytes, then no more
+            if len(s.got) >= 400:
+                s.take = 0
+            return real(data)
+        s.send = stops
+        listener.waiting.append(s)
+        rig.run_for(20)
+        assert opened and b'{"games": [' in s.got and not s.closed  # the file open, being read
+        rig.run_for(WRITE_MS + 500)  # it stopped reading: dropped after WRITE_MS
+        assert s.closed and server.conns == []
+        try:
+            next(opened[0])
+            assert False, "the records' stream is still open"
+        except StopIteration:
+            pass
+    finally:
+        unlisten()

@@ -15,6 +15,8 @@ bytecode, about 2 KB, counted in every figure below) and runs
   cut        a file the app writes through connect4.app.store.Files ("connect4.json",
              "games.txt", "game.txt"): at the moment `phase` of its first write the probe
              prints `probe cut PATH PHASE` and spins until the host cuts the power
+  grow       watch the web server's and the app's steps for the GC heap growing into the
+             ESP-IDF heap: `probe idf A->B at STEP enter|exit WHAT gc_used U`
   phase      "write": half of the temporary file's first write on flash (flushed), the
              rest never written; "rename": the temporary file whole, before its rename;
              "saved": just after the rename
@@ -81,6 +83,40 @@ _wrap(display.Display, "show")
 _wrap(hw_input.Input, "pressed")
 
 
+def _watch_growth():
+    """grow: each step of the web server and of the app watched for the GC heap growing into
+    the ESP-IDF heap (its free memory changed by more than 16 KB since the last look):
+    `probe idf A->B at STEP enter|exit WHAT gc_used U`, where it was seen first."""
+    from connect4.net import server
+    from connect4.app import game
+    last = [0]
+
+    def look(where, what):
+        free = _idf()[0]
+        if last[0] and abs(free - last[0]) > 16384:
+            print("probe idf %d->%d at %s %r gc_used %d" % (last[0], free, where, what, gc.mem_alloc()))
+        last[0] = free
+
+    def watch(cls, name):
+        inner = getattr(cls, name)
+        where = cls.__name__ + "." + name
+
+        def watched(self, *args):
+            what = args[0] if args else None
+            what = getattr(what, "path", None) or what if not isinstance(what, int) else what
+            look(where + " enter", what)
+            out = inner(self, *args)
+            look(where + " exit", what)
+            return out
+        setattr(cls, name, watched)
+    for name in ("pump", "_route", "_write", "_take", "_feed", "_page", "_stream", "_close", "_short"):
+        watch(server.Server, name)
+    for name in ("step", "render", "_idle"):
+        watch(game.App, name)
+    _STATE["look"] = look
+
+
+
 def _idf():
     free = largest = 0
     for h in esp32.idf_heap_info(esp32.HEAP_DATA):  # (total, free, largest free block, least free)
@@ -90,6 +126,9 @@ def _idf():
 
 
 def _report(now):
+    look = _STATE.get("look")
+    if look:
+        look("report", None)
     gc.collect()
     used, free = gc.mem_alloc(), gc.mem_free()
     idf_free, idf_largest = _idf()
@@ -193,6 +232,8 @@ if _EVENTS:
     game._STATES = tuple(_thinking if f is _think else f for f in game._STATES)
 
 
+if _P.get("grow"):
+    _watch_growth()
 _CUT = _P.get("cut")
 if _CUT:
     _PHASE = _P.get("phase", "write")

@@ -7,8 +7,12 @@ must offer). It runs instruction-counted (`-icount shift=3`): one guest
 instruction is 8 ns of emulated time, so the board's own `time.ticks_us()`
 counts instructions (125 a microsecond) whatever the host's load.
 
-- UART0 (the REPL, print) on a Unix socket: `read_until`, `write`, and a raw
-  REPL (`exec_raw`) for code run from the test.
+- UART0 (the REPL, print) on a TCP socket on 127.0.0.1, read all the time by a
+  thread of its own: `read_until`, `write`, and a raw REPL (`exec_raw`) for code
+  run from the test. (The emulator's UART drops what its socket does not take at
+  once, a byte a write: a Unix socket, whose buffer counts each byte as a packet,
+  took some 250 bytes before dropping; nobody reading for a moment lost the rest
+  of a report.)
 - The buttons: GPIO inputs are driven through QMP (`qom-set` of the GPIO
   block's `ext-in` levels, pulled up: 1 is released), `press`/`release`.
 - The power: `kill()` is a power cut (the flash file keeps what was written);
@@ -22,9 +26,11 @@ Host only. Nothing here knows the game: tests/chip/ does.
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 from tools.common import ROOT, free_port
@@ -63,6 +69,16 @@ def find_firmware():
     """The stock MicroPython image the emulated board runs: $FIRMWARE if it is a file, else None."""
     path = os.environ.get("FIRMWARE", "")
     return path if path and os.path.isfile(path) else None
+
+
+def _die_with_parent():
+    """In the emulator's process before it starts: killed when the test's process ends, however
+    it ends (a test run stopped with a signal leaves no emulator running on). Linux only."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
 
 
 class ChipError(Exception):
@@ -104,19 +120,21 @@ class Chip:
         self.seen = 0  # how much of `out` read_until has consumed
         self.log = log  # a file to copy the UART into, or None
         self.levels = 0xFFFFFFFF
+        self.lock = threading.Lock()
+        self.came = threading.Event()
+        self.closed = False
 
     # -- power -------------------------------------------------------------
     def boot(self, hold=()):
         """Power on; `hold` lists GPIOs held low (pressed) from the first instruction."""
         self.kill()
-        uart_path = os.path.join(self.tmp, "uart.sock")
+        uart_port = free_port()
         qmp_path = os.path.join(self.tmp, "qmp.sock")
-        for p in (uart_path, qmp_path):
-            if os.path.exists(p):
-                os.remove(p)
+        if os.path.exists(qmp_path):
+            os.remove(qmp_path)
         cmd = [self.qemu, "-nographic", "-M", "esp32c3-picsimlab", "-L", os.path.dirname(self.qemu),
                "-drive", "file=%s,if=mtd,format=raw" % self.flash,
-               "-serial", "unix:%s,server=on,wait=on" % uart_path,
+               "-serial", "tcp:127.0.0.1:%d,server=on,wait=on,nodelay=off" % uart_port,
                "-monitor", "none", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
                "-icount", os.environ.get("CHIP_ICOUNT", ICOUNT),
                "-global", "driver=timer.esp32c3.timg,property=wdt_disable,value=true"]
@@ -127,28 +145,33 @@ class Chip:
         else:
             cmd += ["-nic", "none"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, cwd=self.tmp)
-        self.uart = self._connect(uart_path)
+                                     stderr=subprocess.STDOUT, cwd=self.tmp,
+                                     preexec_fn=_die_with_parent)
+        self.uart = self._connect(("127.0.0.1", uart_port), socket.AF_INET)
         self.qmp = self._connect(qmp_path)
         self.qmp.settimeout(10)
         self._qmp_read()  # the greeting
         self._qmp({"execute": "qmp_capabilities"})
-        self.out = bytearray()
-        self.seen = 0
-        self.heard = time.monotonic()
+        with self.lock:  # (the last boot's reader, if still on its way out, keeps off)
+            self.out = bytearray()
+            self.seen = 0
+            self.heard = time.monotonic()
+            self.came = threading.Event()  # the reader took something (or the UART closed)
+            self.closed = False
+        threading.Thread(target=self._reader, args=(self.uart, self.out), daemon=True).start()
         self.levels = 0xFFFFFFFF
         for pin in hold:
             self.levels &= ~(1 << pin)
         self._set_levels()
         return self
 
-    def _connect(self, path, timeout=20):
+    def _connect(self, path, family=socket.AF_UNIX, timeout=20):
         end = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
                 raise ChipError("the emulator exited: %s" % self.proc.stdout.read().decode(errors="replace"))
             try:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s = socket.socket(family, socket.SOCK_STREAM)
                 s.connect(path)
                 return s
             except OSError:
@@ -225,26 +248,41 @@ class Chip:
         self._set_levels()
 
     # -- UART --------------------------------------------------------------
-    def _pump(self, timeout):
-        self.uart.settimeout(timeout)
-        try:
-            chunk = self.uart.recv(65536)
-        except (socket.timeout, BlockingIOError):  # nothing yet (a timeout of 0: at once)
-            return False
-        if not chunk:
+    def _reader(self, sock, out):
+        """The UART's reader thread (one a boot): everything into `out` (this boot's) as it
+        comes, the log too; ends when the UART closes (the power cut, or the emulator's end)."""
+        while True:
             try:
-                code = self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                raise ChipError("the UART closed, the emulator still running\n" + self.tail())
-            said = self.proc.stdout.read().decode(errors="replace")[-1000:] if self.proc.stdout else ""
-            raise ChipDied("the emulator ended (exit status %s%s): %s\nthe UART said:\n%s" % (
-                code, ", signal %d" % -code if code < 0 else "", said.strip(), self.tail()))
-        self.out += chunk
-        self.heard = time.monotonic()
-        if self.log is not None:
-            self.log.write(chunk)
-            self.log.flush()
-        return True
+                chunk = sock.recv(65536)
+            except OSError:
+                chunk = b""
+            with self.lock:
+                if out is not self.out:  # a later boot's: this one is over
+                    return
+                if not chunk:
+                    self.closed = True
+                    self.came.set()
+                    return
+                out += chunk
+                self.heard = time.monotonic()
+                if self.log is not None:
+                    self.log.write(chunk)
+                    self.log.flush()
+                self.came.set()
+
+    def _pump(self, timeout):
+        """Wait up to `timeout` s for the reader to take something; True if it did."""
+        came = self.came.wait(timeout) if timeout > 0 else self.came.is_set()
+        self.came.clear()
+        if not self.closed:
+            return came
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            raise ChipError("the UART closed, the emulator still running\n" + self.tail())
+        said = self.proc.stdout.read().decode(errors="replace")[-1000:] if self.proc.stdout else ""
+        raise ChipDied("the emulator ended (exit status %s%s): %s\nthe UART said:\n%s" % (
+            code, ", signal %d" % -code if code < 0 else "", said.strip(), self.tail()))
 
     def tail(self, n=2000):
         return self.out[-n:].decode(errors="replace")

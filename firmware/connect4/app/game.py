@@ -635,15 +635,16 @@ class App:
         saved = self.saved if self.mode != MODE_DEMO else None  # (the demo's are not kept)
         counted = result != _ABANDONED and (self.mode == MODE_AI or self.mode == MODE_TWO)
         record = self._as_record(result, self.judge)
-        ending = saved.ending if saved is not None else None
-        again = ending is not None
-        if not again:  # a new end
-            ending = (stats["ended"] + 1 if counted else 0,
-                      records.last() + 1 if records is not None and saved is not None else 0)
+        taken = saved.ending if saved is not None else None
+        again = taken is not None
+        if taken is not None:  # an end taken back: what it wrote first
+            count, number = taken
+        else:  # a new end
+            count = stats["ended"] + 1 if counted else 0
+            number = records.last() + 1 if records is not None and saved is not None else 0
             if saved is not None:
-                record.number = ending[1]
-                saved.save(record, 0, self.ai.rng, self.cursor, ending[0])
-        count, number = ending
+                record.number = number
+                saved.save(record, 0, self.ai.rng, self.cursor, count)
         if count > stats["ended"]:
             if self.mode == MODE_AI:
                 self.store.record_ai(self.game_levels[1], result, self.board.size)

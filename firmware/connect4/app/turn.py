@@ -20,6 +20,8 @@ in the app's common rules); in the demo, HELD leaves the demo.
 connect4.app.game imports this module, never the reverse: the few state
 numbers used here are copies of its own (tests/test_app_turn.py checks them).
 """
+import gc
+
 from micropython import const
 
 from connect4.engine import levels
@@ -127,6 +129,9 @@ def think(app, sig, now):
         ai.blunder = None if blunder < 0 else blunder
     turn._start(now)
     turn.think_info = (0, 0, 0)
+    gc.collect()  # the search starts on a clean heap: the page's requests, answered from its
+    # poll hook, then have all the heap's free room (a search's deep stack, scanned as roots,
+    # keeps garbage alive; a collect that cannot make room makes the chip's heap grow)
     try:
         result = ai.choose(app.board, poll=turn.hook, info=turn._info_cb, time_ms=turn.time_cap_ms)
     finally:

@@ -44,8 +44,9 @@ EVENT_MS = const(200)  # how often a live stream looks for a change
 # a live stream quiet this long sends `event: alive`: a page that hears nothing for a few of
 # them says the board cannot be reached
 KEEPALIVE_MS = const(1600)
-CHUNK = const(512)  # the page goes out this many bytes at a time, through one buffer
-RECV = const(1024)  # bytes read from a socket at a time
+CHUNK = const(512)  # the page goes out, and every socket is read, this many bytes at a time,
+# through one buffer (each use takes what it holds at once: a read's bytes are copied out,
+# a page chunk not all sent is read again from its file)
 GRACE_MS = const(50)  # a connection waiting for its request this long may make room for a new one
 # connections the network stack holds until taken; on the chip lwIP holds 12 TCP connections in
 # all (MicroPython's ESP32 build), so its own limit binds before this one
@@ -60,12 +61,13 @@ REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
            507: "Insufficient Storage"}
 SHORT = "the board is short of memory: try again"
 # The API's routes: (method, path, the Api method, what it is handed: 0 nothing, 1 the body,
-# 2 the Authorization header and the body, 3 the Authorization header). A route is one line here.
+# 2 the Authorization header and the body, 3 the Authorization header, 4 nothing, its answer
+# an iterator of the JSON's pieces, sent as they come). A route is one line here.
 ROUTES = (
     ("GET", "/api/state", "state", 3),
     ("GET", "/api/settings", "settings", 0),
     ("POST", "/api/settings", "set_settings", 2),
-    ("GET", "/api/games", "games", 0),
+    ("GET", "/api/games", "games", 4),  # 4: no arguments, the answer in pieces (Api.games)
     ("POST", "/api/pair", "pair", 1),
     ("POST", "/api/forget", "forget", 2),
     ("POST", "/api/move", "move", 2),
@@ -122,11 +124,28 @@ def _fd(sock):
     return f() if f else sock
 
 
-def _close_socket(sock):
+def _recv_into(sock, buf):
+    """Bytes the socket put into `buf` (0: the client closed), or None while it has none:
+    read into the server's one buffer, never into a new one. (A `recv(1024)` allocates 1 KB
+    at once; on the chip's heap, fragmented and near full with Wi-Fi on, that one block
+    was what made MicroPython grow its heap into the ESP-IDF memory the network needs.)"""
+    try:
+        read = sock.readinto  # MicroPython's socket, a stream: None while nothing has come
+    except AttributeError:
+        read = sock.recv_into  # CPython's (the simulator): EAGAIN while nothing has come
+    try:
+        return read(buf)
+    except OSError as e:
+        if e.args[0] == EAGAIN:
+            return None
+        raise
+
+
+def _close_socket(sock, buf):
     """Close, after reading what the client sent and nobody read (else the stack may
     answer it with a reset, and the client lose the answer just written)."""
     try:
-        sock.recv(RECV)
+        _recv_into(sock, buf)
     except Exception:
         pass
     try:
@@ -150,6 +169,7 @@ class _Conn:
         self.out = b""  # bytes being written, from self.off
         self.off = 0
         self.file = None  # the page, being sent
+        self.more = None  # an answer's pieces still to send (an iterator of bytes), or None
         self.last = None  # a live stream's last state
         self.ev = 0  # what the poll said this round
         self.mask = 0  # what the poll watches
@@ -226,7 +246,7 @@ class Server:
         while self.conns:
             self._close(self.conns[-1])
         if self.sock is not None:
-            _close_socket(self.sock)
+            _close_socket(self.sock, self.chunk)
             self.sock = None
         self.poller = None
 
@@ -278,7 +298,7 @@ class Server:
                 self._take(sock, now)
             except Exception as e:  # before it had a slot: closed, never left open
                 self._fail(e)
-                _close_socket(sock)
+                _close_socket(sock, self.chunk)
 
     def _run(self, c, text, now):
         """A connection's step; whatever goes wrong in it closes it, and only it."""
@@ -296,13 +316,13 @@ class Server:
             c.ev = 0
             if c.state != _WRITE and ev != _OUT:  # a request's bytes, or a live page gone
                 try:
-                    data = c.sock.recv(RECV)
-                except OSError as e:
-                    data = None if e.args[0] == EAGAIN else b""
-                if data == b"":  # closed (or reset) before a whole request, or a live page gone
+                    n = _recv_into(c.sock, self.chunk)
+                except OSError:
+                    n = 0
+                if n == 0:  # closed (or reset) before a whole request, or a live page gone
                     return self._close(c)
-                if data and c.state == _READ:
-                    self._feed(c, data, now)
+                if n and c.state == _READ:
+                    self._feed(c, bytes(memoryview(self.chunk)[:n]), now)
             if c.state != _READ:  # an answer, the page or an event to write on
                 self._write(c, now)
             if c.sock is None:
@@ -355,7 +375,7 @@ class Server:
             sock.send(_json(503, {"error": message}))
         except Exception:
             pass
-        _close_socket(sock)
+        _close_socket(sock, self.chunk)
 
     def _short(self, now):
         """Is the network's heap below its floor? The state says so, and the matrix once."""
@@ -448,13 +468,16 @@ class Server:
                 if m == method:
                     fn = getattr(self.api, name)
                     try:
-                        status, data = (fn() if takes == 0 else fn(body) if takes == 1
+                        status, data = (fn() if takes == 0 or takes == 4 else fn(body) if takes == 1
                                         else fn(c.auth) if takes == 3 else fn(c.auth, body))
                     except MemoryError:  # the game untouched (handlers only queue writes)
                         status, data = 503, {"error": SHORT}
                     except Exception as e:
                         self._fail(e)
                         status, data = 500, {"error": "internal error"}
+                    if takes == 4 and status == 200:  # its pieces follow the head (_write)
+                        c.more = data
+                        return self._answer(c, _head(200, "application/json"), now)
                     return self._answer(c, _json(status, data), now)
                 known = True
         self._error(c, 405 if known else 404, now)
@@ -509,6 +532,12 @@ class Server:
                 continue
             c.out = b""
             c.off = 0
+            if c.more is not None:
+                try:
+                    c.out = next(c.more)
+                except StopIteration:
+                    c.more = None
+                continue
             f = c.file
             if f is None:
                 if c.state == _WRITE:
@@ -570,6 +599,10 @@ class Server:
         if c.file is not None:
             c.file.close()
             c.file = None
+        if c.more is not None:  # an answer cut short: its source closed now (its file)
+            more = c.more
+            c.more = None
+            more.close()
         if c.mask and self.poller is not None:
             try:
                 self.poller.unregister(c.sock)
@@ -581,7 +614,7 @@ class Server:
         if message is not None and c.state == _READ:
             self._refuse(sock, message)
         else:
-            _close_socket(sock)
+            _close_socket(sock, self.chunk)
 
     def _fail(self, e):
         self.errors += 1
