@@ -229,6 +229,33 @@ def test_a_live_stream_sends_the_state_at_each_change_and_says_it_is_alive():
         unlisten()
 
 
+def test_short_of_memory_a_collection_first_gives_the_network_back_an_empty_area():
+    """On the chip the GC heap, full for a moment, takes a new area from the network's memory
+    and gives it back once a collection finds it empty: below the floor the server collects,
+    looks again, and serves if the memory came back."""
+    import gc
+    looks = []
+    real_collect = gc.collect
+    collected = []
+
+    def net_free():
+        looks.append(len(collected))
+        return 9000 if not collected else 30000  # low until a collection has run
+
+    def collect():
+        collected.append(1)
+        return real_collect()
+    rig, server, listener = setup("srv21", net_free=net_free, min_free=12288)
+    gc.collect = collect
+    try:
+        s = ask(rig, listener, get(b"/api/state"))
+        assert s.status() == 200 and server.short == 0 and server.refused == 0, s.got
+        assert looks[:2] == [0, 1]  # low, then a collection, then enough
+    finally:
+        gc.collect = real_collect
+        unlisten()
+
+
 def test_a_network_short_of_memory_turns_new_connections_away_and_says_so_once():
     free = [50000]
     rig, server, listener = setup("srv9", net_free=lambda: free[0], min_free=12288)

@@ -630,6 +630,7 @@ class App:
         game's file with the game's count in the statistics and number in the records
         (connect4.app.resume), and an ending taken back from there at the next start
         (`saved.ending`) does only the steps that did not happen."""
+        gc.collect()  # room for the files it writes, each open with a cache of its own
         stats = self.store.stats
         records = self.records
         saved = self.saved if self.mode != MODE_DEMO else None  # (the demo's are not kept)

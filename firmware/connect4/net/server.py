@@ -26,6 +26,7 @@ WRITE_MS. When the network's heap is below its floor (`net_free`, `min_free`),
 new connections get a short 503 and the state says `low_memory`. The only file
 served is the page, by a fixed name: no URL reaches a file.
 """
+import gc
 import json
 import os
 from errno import EAGAIN
@@ -377,14 +378,23 @@ class Server:
             pass
         _close_socket(sock, self.chunk)
 
-    def _short(self, now):
-        """Is the network's heap below its floor? The state says so, and the matrix once."""
-        free = None
+    def _free(self):
+        """The network's heap's free bytes (None: not known, off the chip)."""
         if self.net_free is not None:
             try:
-                free = self.net_free()
+                return self.net_free()
             except Exception as e:
                 self._fail(e)
+        return None
+
+    def _short(self, now):
+        """Is the network's heap below its floor? The state says so, and the matrix once.
+        Below it, a collection first: an area the GC heap took from the network's memory
+        while full goes back once empty (MicroPython gives an empty area back)."""
+        free = self._free()
+        if free is not None and free < self.min_free:
+            gc.collect()
+            free = self._free()
         low = free is not None and free < self.min_free
         api = self.api
         if low and not api.low_memory:
