@@ -11,14 +11,13 @@ one file more, `/boot.py`, which makes the NeoPixel bit-banged (the emulator
 has no RMT peripheral), and whatever the test adds (wifi.json, settings).
 """
 import os
-import subprocess
 
 import pytest
 
-from tools import common
-from tools.board import device, image
+from tools.board import image
 from tools.common import ROOT
-from tools.chip.emulator import Chip, find_firmware, find_qemu, flash_image
+from tools.chip import probe
+from tools.chip.emulator import Chip, find_firmware, find_qemu
 
 
 def pytest_collection_modifyitems(config, items):
@@ -53,13 +52,9 @@ def firmware_bytes():
 
 
 @pytest.fixture(scope="session")
-def probe_mpy(tmp_path_factory):
+def probe_mpy():
     """tools/chip/app_probe.py compiled as deploy compiles the firmware."""
-    out = tmp_path_factory.mktemp("probe") / "app_probe.mpy"
-    cmd = [device.tool("mpy-cross")] + device.MPY_FLAGS + ["-s", "app_probe.py", "-o", str(out),
-                                                            os.path.join(ROOT, common.CHIP_PROBE)]
-    subprocess.run(cmd, check=True)
-    return out.read_bytes()
+    return probe.compiled()
 
 
 @pytest.fixture
@@ -69,7 +64,7 @@ def chip(tmp_path, deployed, firmware_bytes, probe_mpy, request):
 
     def make(extra=(), wifi=True, http_to=None):
         flash = tmp_path / ("flash%d.bin" % len(made))
-        flash.write_bytes(flash_image(firmware_bytes, deployed, [("/app_probe.mpy", probe_mpy)] + list(extra)))
+        flash.write_bytes(probe.flash(firmware_bytes, deployed, probe_mpy, extra))
         # the UART, kept where pytest's rotation of its temporary folders leaves it
         log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
         kwargs = {"http_to": http_to} if http_to else {}

@@ -1,8 +1,9 @@
 """What the chip tests do with an emulated board: reach its REPL, run the app's probe, read its lines."""
 import functools
-import re
 
+from tools.chip import probe
 from tools.chip.emulator import ChipStalled, HostLate
+from tools.chip.probe import parse_fields, gc_heap  # noqa: F401  (the tests' too)
 
 
 def repl(c):
@@ -10,39 +11,16 @@ def repl(c):
     return c.repl()
 
 
-def run_probe(c, **probe):
+def run_probe(c, **args):
     """Start tools/chip/app_probe.py (the app as main.py runs it, reporting; on the flash as
     /app_probe.mpy) from the raw REPL; returns at once: read its lines with c.read_until."""
-    c.write("import sys\nsys.modules.pop('app_probe', None)\nsys.argv[:] = ['app_probe', %r]\n"
-            "import app_probe\n\x04" % repr(probe))
-    c.read_until(b"OK", timeout=60)
-
-
-def parse_fields(line):
-    """`probe heap ms=1 gc_used=2 ...` -> {"ms": 1, "gc_used": 2, ...}"""
-    out = {}
-    for part in line.split():
-        if "=" in part:
-            k, v = part.split("=", 1)
-            try:
-                out[k] = int(v)
-            except ValueError:
-                out[k] = v
-    return out
-
-
-def gc_heap(text):
-    """Every `GC: total: T, used: U, free: F` of micropython.mem_info() in `text`: [(T, U, F)].
-    (gc.mem_free() also counts what the heap could still take from ESP-IDF: not this.)"""
-    return [tuple(int(x) for x in m) for m in
-            re.findall(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)]
+    probe.run(c, **args)
 
 
 def wait_lines(c, marker, until, timeout):
     """Collect every line starting with `marker` until `until` appears."""
     text = c.read_until(until, timeout=timeout)
     return [ln for ln in text.splitlines() if ln.startswith(marker)], text
-
 
 
 def retry_stalls(test, tries=3):
