@@ -116,7 +116,7 @@ quick: $(VENV_STAMP) $(STUBS_STAMP)
 # The chip in the loop (tests/chip/): the flashable image booted in an emulated ESP32-C3
 # (QEMU=..., or build/emulator/: docs/developer.md#the-chip-in-the-loop) on FIRMWARE=...
 chip-test: $(VENV_STAMP)
-	CHIP_TEST=1 QEMU="$(QEMU)" FIRMWARE="$(FIRMWARE)" $(PY) -m pytest tests/chip -v -rA -n 2
+	CHIP_TEST=1 QEMU="$(QEMU)" FIRMWARE="$(FIRMWARE)" $(PY) -m pytest tests/chip -v -rA -n 2 --maxschedchunk=1
 
 typecheck: $(STUBS_STAMP)
 	$(PY) tools/mpvm/typecheck.py

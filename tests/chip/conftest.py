@@ -20,6 +20,9 @@ from tools.chip import probe
 from tools.chip.emulator import Chip, find_firmware, find_qemu
 
 
+LONGEST = ("test_endurance_on_chip.py", "test_wifi_the_page_and_games_through_the_api_for_ten_minutes")
+
+
 def pytest_collection_modifyitems(config, items):
     qemu, firmware = find_qemu(), find_firmware()
     reason = None
@@ -34,6 +37,17 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "tests/chip/" in item.nodeid.replace(os.sep, "/"):
                 item.add_marker(pytest.mark.skip(reason=reason))
+        return
+    # the longest first (20 and 10 emulated minutes), so that on two cores (make chip-test's
+    # -n 2) they run side by side and the rest fills in after the shorter one
+    items.sort(key=_longest_first)  # (stable: the rest keep their order)
+
+
+def _longest_first(item):
+    for rank, name in enumerate(LONGEST):
+        if name in item.nodeid:
+            return rank
+    return len(LONGEST)
 
 
 LOGS = os.path.join(ROOT, "build", "chip-logs")
