@@ -309,10 +309,10 @@ class Chip:
                 heard = time.monotonic()
 
     def check_alive(self, stall):
-        """Take what the UART has printed; ChipStalled if it has been silent `stall` seconds
-        (for a test busy elsewhere, e.g. with HTTP, while the board prints its reports)."""
-        while self._pump(0):
-            pass
+        """ChipDied if the emulator has ended, ChipStalled if the UART has been silent `stall`
+        seconds (for a test busy elsewhere, e.g. with HTTP, while the board prints its reports;
+        the reader thread takes what it prints)."""
+        self._pump(0)
         if time.monotonic() - self.heard > stall:
             raise ChipStalled("the UART silent for %d s (pc %s); it said:\n%s" % (stall, self.pc(), self.tail()))
 

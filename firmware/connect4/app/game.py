@@ -637,7 +637,6 @@ class App:
         counted = result != _ABANDONED and (self.mode == MODE_AI or self.mode == MODE_TWO)
         record = self._as_record(result, self.judge)
         taken = saved.ending if saved is not None else None
-        again = taken is not None
         if taken is not None:  # an end taken back: what it wrote first
             count, number = taken
         else:  # a new end
@@ -653,7 +652,7 @@ class App:
                 self.store.record_two(result, self.board.size)
             stats["ended"] = count
             self.store.save()
-        if records is not None and not (again and records.last() == number):
+        if records is not None and not (taken is not None and records.last() == number):
             records.append(record)
         if saved is not None:
             saved.clear()  # recorded: no longer in progress

@@ -130,10 +130,9 @@ def _recv_into(sock, buf):
     read into the server's one buffer, never into a new one. (A `recv(1024)` allocates 1 KB
     at once; on the chip's heap, fragmented and near full with Wi-Fi on, that one block
     was what made MicroPython grow its heap into the ESP-IDF memory the network needs.)"""
-    try:
-        read = sock.readinto  # MicroPython's socket, a stream: None while nothing has come
-    except AttributeError:
-        read = sock.recv_into  # CPython's (the simulator): EAGAIN while nothing has come
+    # MicroPython's socket is a stream (readinto: None while nothing has come); CPython's, the
+    # simulator's, has recv_into (EAGAIN while nothing has come)
+    read = getattr(sock, "readinto", None) or sock.recv_into
     try:
         return read(buf)
     except OSError as e:
