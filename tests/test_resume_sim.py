@@ -107,23 +107,32 @@ def wait_state(port, condition, what, polls=1500):
     raise AssertionError("%s never came: %r" % (what, state))
 
 
-def test_the_simulator_killed_mid_game_comes_back_with_the_same_moves(tmp_path):
-    flash = str(tmp_path / "flash")
+def played_then_cut(flash, moves):
+    """The simulator on `flash` against level 1, a page paired; the person's `moves` discs
+    in column 4, each answered by the AI; then killed (kill -9, no clean exit: a power cut).
+    (the page's token, the state the page saw before the cut)."""
     port = free_port()
     p, code = start_sim(flash, port, "--mode", "ai", "--level", "1")
     try:
         status, body = request(port, "POST", "/api/pair", {"code": code})
         assert status == 200, body
         token = body["token"]
-        for n in range(3):  # the person's moves, each answered by the AI
+        assert request(port, "GET", "/api/state", token=token)[1]["paired"] is True
+        for n in range(moves):
             wait_state(port, lambda s: s["human"] and len(s["moves"]) == 2 * n, "the person's turn")
             status, body = request(port, "POST", "/api/move", {"column": 4}, token)
             assert status == 200, body
-        before = wait_state(port, lambda s: s["human"] and len(s["moves"]) == 6, "the AI's answer")
+        before = wait_state(port, lambda s: s["human"] and len(s["moves"]) == 2 * moves, "the AI's answer")
     finally:
-        os.kill(p.pid, signal.SIGKILL)  # no clean exit: a power cut
+        os.kill(p.pid, signal.SIGKILL)
         p.communicate(timeout=60)
     assert p.returncode == -signal.SIGKILL
+    return token, before
+
+
+def test_the_simulator_killed_mid_game_comes_back_with_the_same_moves(tmp_path):
+    flash = str(tmp_path / "flash")
+    _, before = played_then_cut(flash, 3)
     port = free_port()
     p, _ = start_sim(flash, port)  # the same flash
     try:

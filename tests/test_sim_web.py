@@ -150,24 +150,10 @@ def test_the_terminal_board_keeps_the_address_and_the_current_code_in_view(tmp_p
 def test_a_paired_phone_stays_paired_when_the_board_is_killed_and_started_again(tmp_path):
     """Was (issue 32): after a restart on the same flash the game came back but every token
     was gone: the page said "Your turn", and its tap got "Pair this page first"."""
-    import signal
-    from test_resume_sim import start_sim, request, wait_state
+    from test_resume_sim import played_then_cut, start_sim, request, wait_state
     from webboard import free_port
     flash = str(tmp_path / "flash")
-    port = free_port()
-    p, code = start_sim(flash, port, "--mode", "ai", "--level", "1")
-    try:
-        status, body = request(port, "POST", "/api/pair", {"code": code})
-        assert status == 200, body
-        token = body["token"]
-        assert request(port, "GET", "/api/state", token=token)[1]["paired"] is True
-        for n in range(2):  # the person's moves, each answered by the AI
-            wait_state(port, lambda s: s["human"] and len(s["moves"]) == 2 * n, "the person's turn")
-            assert request(port, "POST", "/api/move", {"column": 4}, token)[0] == 200
-        before = wait_state(port, lambda s: s["human"] and len(s["moves"]) == 4, "the AI's answer")
-    finally:
-        os.kill(p.pid, signal.SIGKILL)  # no clean exit: a power cut
-        p.communicate(timeout=60)
+    token, before = played_then_cut(flash, 2)
     for name in os.listdir(flash):  # the token is on the flash only as a hash
         with open(os.path.join(flash, name), "rb") as f:
             assert token.encode() not in f.read(), name

@@ -6,7 +6,6 @@ ESP-IDF heap (free, largest block: where lwIP and the Wi-Fi driver take their
 buffers) and the deepest stack seen at the search's poll hook, the matrix's
 show() and the buttons' pressed().
 """
-import json
 import os
 
 from tools.chip import wifi_load
@@ -86,18 +85,10 @@ def test_wifi_the_chips_own_access_point_comes_up_and_keeps_the_networks_memory(
     emulator's client cannot join a WPA2 access point (it has no WPA code), so the page through
     the access point is covered by the station test above (the same server on another
     interface); here: it comes up, serves, and the heap figures with it idle."""
-    no_home = json.dumps({"ap_password": "abcdefgh12", "ssid": "", "password": ""}).encode()
-    c = repl(chip(extra=[("/wifi.json", no_home), ("/connect4.json", wifi_load.WIFI_ON)]))
-    run_probe(c, report_ms=2000)
-    line = c.read_until(b"connect4: web: ", timeout=300, stall=STALL_S) + c.read_until(
-        b"\n", timeout=30, stall=STALL_S)
-    assert "http://192.168.4.1/" in line
-    seen = c.read_until(b"probe heap", timeout=300, stall=STALL_S)  # the next report ...
-    for _ in range(6):  # ... and about 12 s of emulated time idle
-        seen += c.read_until(b"GC: total", timeout=300, stall=STALL_S)
-    text = bytes(c.out).decode(errors="replace")
-    heap, low = reports(text)
-    gcs = gc_heap(text)
+    c = repl(chip(extra=[("/wifi.json", wifi_load.NO_HOME), ("/connect4.json", wifi_load.WIFI_ON)]))
+    got = wifi_load.access_point_idle(c, stall=STALL_S)
+    heap, gcs = got["heap"], got["gcs"]
+    assert "http://192.168.4.1/" in got["line"]
     print("access point idle: last report %s; GC heap %s" % (heap[-1], gcs[-1]))
     assert max(total for total, _, _ in gcs) <= APP_GC_TOTAL, "the GC heap grew into the network's memory"
     assert heap[-1]["idf_free"] >= IDF_IDLE_MIN

@@ -16,6 +16,8 @@ import json
 import re
 import time
 
+import pytest
+
 from connect4.app.records import Record, parse
 from connect4.app.store import default_stats
 from connect4.engine.board import Board
@@ -190,25 +192,18 @@ def ended(moves):
     return s
 
 
+@pytest.mark.parametrize("written, phase", [
+    ("games.txt", "write"),  # the record half written
+    ("connect4.json", "rename"),  # the statistics' new file whole, not yet renamed
+])
 @retry_stalls
-def test_a_cut_during_a_record_write_records_the_game_once(chip):
+def test_a_cut_in_a_games_end_counts_and_records_it_once(chip, written, phase):
     c = untouched_repl(chip(extra=flash_files(WINS), wifi=False))
-    run_probe(c, report_ms=60_000, events=True, cut="games.txt", phase="write")
-    before, app, left, after = cut_and_boot_again(c, cut_at("games.txt", "write"))
+    run_probe(c, report_ms=60_000, events=True, cut=written, phase=phase)
+    before, app, left, after = cut_and_boot_again(c, cut_at(written, phase))
     moves = WINS + str(WINNING_COL)
     assert "probe drop %d" % WINNING_COL in before
-    assert "games.txt.tmp" in left["ls"]  # half written
-    assert app_moves(app) == moves and "state=%d" % OVER in app
-    check_files(after, None, [moves], ended(moves))
-
-
-@retry_stalls
-def test_a_cut_during_a_settings_write_counts_the_game_once(chip):
-    c = untouched_repl(chip(extra=flash_files(WINS), wifi=False))
-    run_probe(c, report_ms=60_000, events=True, cut="connect4.json", phase="rename")
-    before, app, left, after = cut_and_boot_again(c, cut_at("connect4.json", "rename"))
-    moves = WINS + str(WINNING_COL)
-    assert "connect4.json.tmp" in left["ls"]  # the new file was there, whole, not yet renamed
+    assert written + ".tmp" in left["ls"]
     assert app_moves(app) == moves and "state=%d" % OVER in app
     check_files(after, None, [moves], ended(moves))
 

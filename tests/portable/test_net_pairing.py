@@ -7,19 +7,12 @@ import os
 from connect4.net.pairing import Pairing, MAX_TOKENS, FILE, digest
 from checks import said
 from fakes import tmpdir
+from test_app_store import exists
 
 
 def read(path):
     with open(path, "rb") as f:
         return f.read()
-
-
-def exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 
 
 def paired(flash, n):

@@ -55,7 +55,6 @@ FIRMWARE (make bench FIRMWARE=...) or --firmware, the emulator from QEMU or
 build/emulator/.
 """
 import argparse
-import json
 import multiprocessing
 import os
 import re
@@ -191,9 +190,8 @@ def chip_wifi(args, say):
     got = _on_chip(qemu, firmware, [("/wifi.json", wifi_load.OPEN_NETWORK),
                                     ("/connect4.json", wifi_load.WIFI_ON)],
                    lambda c: wifi_load.measure(c, load_s))
-    no_home = json.dumps({"ap_password": "abcdefgh12", "ssid": "", "password": ""}).encode()
-    ap = _on_chip(qemu, firmware, [("/wifi.json", no_home), ("/connect4.json", wifi_load.WIFI_ON)],
-                  _access_point_idle)
+    ap = _on_chip(qemu, firmware, [("/wifi.json", wifi_load.NO_HOME), ("/connect4.json", wifi_load.WIFI_ON)],
+                  wifi_load.access_point_idle)
     heap, gcs = got["heap"], got["gcs"]
     load = [k for k, r in enumerate(heap) if r["ms"] >= got["start_ms"] and k < len(gcs)]
     idle = next(k for k, r in enumerate(heap) if r["ms"] == got["idle"]["ms"])
@@ -212,7 +210,7 @@ def chip_wifi(args, say):
     row("joined, the server up, idle", heap[idle], gcs[idle])
     row("under the page's load: the GC heap at its fullest", heap[fullest], gcs[fullest])
     row("under the page's load: the least ESP-IDF heap free", heap[poorest], gcs[poorest])
-    row("the chip's own access point, idle", ap[0], ap[1])
+    row("the chip's own access point, idle", ap["heap"][-1], ap["gcs"][-1])
     say()
     board = got["board"]
     say("Under the load: %d whole games against level 8 in %d s of emulated time, through the API "
@@ -251,17 +249,6 @@ def _on_chip(qemu, firmware, extra, work, tries=3):
             except emulator.ChipStalled:
                 if attempt == tries - 1:
                     raise
-
-
-def _access_point_idle(c):
-    """The chip's own access point up, idle for six reports: (the last report, its GC heap line)."""
-    from tools.chip import probe
-    probe.run(c, report_ms=2000)
-    c.read_until(b"connect4: web: ", timeout=300, stall=180)
-    for _ in range(6):
-        c.read_until(b"GC: total", timeout=300, stall=180)
-    text = bytes(c.out).decode(errors="replace")
-    return probe.reports(text)[0][-1], probe.gc_heap(text)[-1]
 
 
 # ---------------------------------------------------------------- accuracy

@@ -20,6 +20,7 @@ from tools.chip import probe
 REPORT_MS = 2000  # the probe's reports, emulated ms
 REPORT_STALL_S = 20  # wall seconds without a report (one every 2 emulated s): the emulator stalled
 OPEN_NETWORK = json.dumps({"ap_password": "abcdefgh12", "ssid": "PICSimLabWifi", "password": ""}).encode()
+NO_HOME = json.dumps({"ap_password": "abcdefgh12", "ssid": "", "password": ""}).encode()  # its own AP
 # the menu's Wi-Fi switch left on (a saved setting: on again at every start, issue 30 item 4)
 WIFI_ON = json.dumps({"version": 1, "settings": {"wifi": True}}).encode()
 
@@ -189,3 +190,18 @@ def measure(c, load_s, grow=False):
     return {"games": games, "seconds": (emulated_ms(c) - start) // 1000, "answered": answered,
             "board": web, "failures": api.failures + poller.failures, "events": events,
             "idle": idle, "low": low, "heap": heap, "gcs": gcs, "start_ms": start}
+
+
+def access_point_idle(c, stall=180):
+    """No home network (wifi.json NO_HOME): the board's own access point, idle. Starts the
+    probe on a board at its raw REPL, waits for the board's `connect4: web: ...` line, then
+    the next report and six more GC heap lines (about 12 s of emulated time). A dict: line
+    (the board's), heap (every report), gcs (every GC heap line)."""
+    probe.run(c, report_ms=REPORT_MS)
+    line = c.read_until(b"connect4: web: ", timeout=300, stall=stall) + c.read_until(
+        b"\n", timeout=30, stall=stall)
+    c.read_until(b"probe heap", timeout=300, stall=stall)  # the next report ...
+    for _ in range(6):  # ... and about 12 s of emulated time idle
+        c.read_until(b"GC: total", timeout=300, stall=stall)
+    text = bytes(c.out).decode(errors="replace")
+    return {"line": line, "heap": probe.reports(text)[0], "gcs": probe.gc_heap(text)}
