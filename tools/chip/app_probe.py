@@ -17,6 +17,8 @@ bytecode, about 2 KB, counted in every figure below) and runs
              prints `probe cut PATH PHASE` and spins until the host cuts the power
   grow       watch the web server's and the app's steps for the GC heap growing into the
              ESP-IDF heap: `probe idf A->B at STEP enter|exit WHAT gc_used U`
+  ballast    bytes of the GC heap held from the start to the end (the margin's proof: the app
+             must still fit, with Wi-Fi on, in the heap it has)
   phase      "write": half of the temporary file's first write on flash (flushed), the
              rest never written; "rename": the temporary file whole, before its rename;
              "saved": just after the rename
@@ -61,6 +63,7 @@ _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
 _STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "poll_us": None,
           "gap_us": 0}
 _EVENTS = _P.get("events")
+_BALLAST = bytearray(_P.get("ballast", 0))
 
 
 def _stack():
