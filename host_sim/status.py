@@ -7,7 +7,7 @@ events it emits, and words them; nothing here runs on the board.
 from time import ticks_diff
 
 from connect4.app import game, menu as menu_mod
-from connect4.app.face import STATE_NAMES
+from connect4.app.face import STATE_NAMES, game as game_of
 from connect4.engine.levels import MAX_LEVEL
 
 RESULTS = ("red won", "yellow won", "a draw", "abandoned")
@@ -72,10 +72,11 @@ def status_line(app, last_game=None, save_error=None):
         text = "! " + save_error + " | "
     if app.state == game.MENU:
         return text + menu_text(app.menu) + wifi_note(app)
-    if app.mode == game.MODE_DEMO:
-        text += "demo: level %d (red) vs level %d (yellow)" % tuple(app.demo_levels)
-    elif app.mode == game.MODE_AI:
-        text += "vs AI level %d" % (app.game_levels[1] or app.settings["level"])  # the game's; none yet: the next one's
+    mode, levels = game_of(app)  # at the intro: the game it starts
+    if mode == game.MODE_DEMO:
+        text += "demo: level %d (red) vs level %d (yellow)" % tuple(levels) if levels[0] else "demo"
+    elif mode == game.MODE_AI:
+        text += "vs AI level %d" % levels[1]
     else:
         text += "two players"
     if app.board.size != "7x6":

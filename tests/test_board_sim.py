@@ -524,6 +524,14 @@ def test_the_status_line_says_who_won_and_no_internal_values(sim):
     assert s.status() == "menu: blunder = the level's own"
 
 
+def test_the_status_line_of_the_intro_names_the_saved_mode_and_level(sim):
+    """Was: "vs AI level 4 | intro" with two players or the demo saved (the app's first mode)."""
+    for mode, want in (("ai", "vs AI level 4"), ("two", "two players"), ("demo", "demo")):
+        s = sim(seed=4)
+        s.store.settings.update({"mode": mode, "level": 4})
+        assert s.status() == want + " | intro"
+
+
 def test_the_status_line_names_a_board_other_than_7x6_and_its_statistics(sim):
     s = sim(seed=4)
     s.store.settings.update({"mode": "two", "first": "red", "size": "5x4"})

@@ -5,7 +5,8 @@ The page loads with no script error and draws the firmware's frame; the menu ope
 press and says its item and value beside the LEDs; a game against level 1 is played to its end
 by clicking the controls, the page saying who you are, each move, the result from your side and
 what each AI move cost (blunders named as such), its statistics surviving a reload; keys drive
-the board only while it (or nothing) has the focus, every control working by keyboard; without
+the board only while it (or nothing) has the focus, every control working by keyboard and Escape
+bringing the focus back to the board; every control at least 44 x 44 px at 360 px; without
 the isolation headers the page says so in view; a press during a level-8 search plays at once;
 and the page's MicroPython answers engine commands as `python -m host_sim.engine --no-book`
 does, node counts included. (The words themselves: tests/test_site_words.py.)
@@ -376,6 +377,35 @@ def test_keys_drive_the_board_only_when_it_or_nothing_has_focus_and_every_contro
     assert alert(browser, accept=True)
     wait(browser, "c4.ready && c4.boot", 60)
     assert c4(browser, "c4.state.state") == "intro"  # a game kept on flash would go on at once
+
+
+def test_escape_gives_the_focus_back_to_the_board_from_every_other_control(site, browser):
+    """Was: Escape in a focused Build list kept the focus there (browser.md says it goes back)."""
+    from selenium.webdriver.common.keys import Keys
+    open_board(browser, site)
+    browser.find_element("css selector", "#setup summary").click()
+    others = c4(browser, "[...document.querySelectorAll('a[href],button,select,summary')].map(e => e.id || "
+                         "e.parentElement.id + ' summary')")
+    assert {"preset", "size", "wiring", "rotation", "erase", "playing", "left", "setup summary"} <= set(others)
+    for name in others:
+        browser.execute_script("const [id, tag] = arguments[0].split(' '); const el = document.getElementById(id);"
+                               "(tag ? el.querySelector(tag) : el).focus()", name)
+        assert c4(browser, "document.activeElement !== document.getElementById('board')"), name
+        keys(browser, Keys.ESCAPE)
+        assert c4(browser, "document.activeElement.id") == "board", name
+
+
+def test_every_control_is_at_least_44_by_44_css_px_on_a_360_px_screen(site):
+    """Was, at 360 px: the Build and Serial console summaries 22 px tall, the four Build lists
+    22 px, Erase the flash 128 x 24, the How to play link 95 x 19."""
+    from test_web_page_use import TAP, controls, small_targets
+    with phone(360, 740) as narrow:
+        open_board(narrow, site)
+        for summary in narrow.find_elements("css selector", "summary"):
+            summary.click()
+        assert c4(narrow, "innerWidth") == 360 and c4(narrow, "document.documentElement.scrollWidth") <= 360
+        assert controls(narrow) >= 3 + 4 + 1 + 2 + 1  # ◀ ● ▶, the lists, Erase, the summaries, the link
+        assert small_targets(narrow) == [], "smaller than %d x %d px" % (TAP, TAP)
 
 
 def test_without_the_isolation_headers_the_page_says_so_in_view_and_links_how_to_play(plain_site, browser):

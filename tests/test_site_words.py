@@ -36,6 +36,19 @@ def test_the_status_says_who_you_are_whose_turn_the_mode_and_level():
     assert words.status(snap(state="menu")).startswith("The menu is open")
 
 
+def test_the_intro_says_the_game_it_starts_at_the_saved_level_on_the_real_app():
+    """Was: "You are red; the AI is yellow, level 0. Press to start." at level 4: the
+    snapshot gave the app's first values, before any game (connect4.app.face.game)."""
+    said = {}
+    for mode in ("ai", "two", "demo"):
+        rig = Rig("words_intro_" + mode)
+        rig.store.settings.update({"mode": mode, "level": 4})
+        said[mode] = words.status(Face(rig.app).snapshot())
+    assert said == {"ai": "You are red; the AI is yellow, level 4. Press to start.",
+                    "two": "Two players: red and yellow take turns. Press to start.",
+                    "demo": "Demo: the AI plays itself, at levels drawn for each game. Press to start."}
+
+
 def test_the_result_is_said_from_your_side():
     assert words.result(snap(result="red")) == "You won."
     assert words.result(snap(result="yellow")) == "You lost."

@@ -1,7 +1,8 @@
 """The phone page in headless Chromium on a 360 px screen, as a hand and an eye use it
 (issue 32, items 4-6): every control big enough to tap on every screen the page has,
 messages that go when they stop being true, Enter to pair and the focus on the board
-afterwards, a clean console, "no games yet" rather than empty boxes.
+afterwards, a clean console, "no games yet" rather than empty boxes; and (issue 40) a tap
+while the board's menu is open saying so, the Wi-Fi password in a form saved by Enter.
 
 Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 """
@@ -191,3 +192,62 @@ def test_no_games_yet_is_said_then_the_games_are_shown(browser, tmp_path):
         assert cells == ["1", "1", "0", "0"]  # level 1: won 1
         board.wait(lambda: browser.find_elements("css selector", "#games li"), what="the game listed")
         assert "no games yet" not in browser.find_element("id", "gamesbox").text
+
+
+def test_a_column_tapped_while_the_boards_menu_is_open_says_so_not_that_it_is_not_your_turn(browser, tmp_path):
+    """Was: "Wait: it is not your turn." on red's turn with the menu open on the board (and
+    with a recorded game replayed from it)."""
+    from connect4.app import replay
+    from connect4.app.game import MENU, PLAY, REPLAY
+    from connect4.app.records import Record
+
+    def menu(app, now):  # as a long press opens it (an input: the board is not idle)
+        app.last_input = now
+        app.open_menu(now, PLAY)
+
+    def replay_from_menu(app, now):
+        menu(app, now)
+        app.replay = replay.start(Record("two", 0, (0, 0), 0, (0, 0), "4455667", "?" * 7, 1), now, app.layout)
+        app._go(REPLAY, now)
+    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}) as board:
+        board.wait(lambda: board.app.state == PLAY, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: "Red to play" in status(browser), what="red to play")
+        for open_it, said in ((menu, "The menu is open on the board"),
+                              (replay_from_menu, "The board is replaying a recorded game from its menu")):
+            board.on_board(open_it)
+            board.wait(lambda: status(browser) == said + ".", what=said)
+            browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
+            board.wait(lambda: msg(browser) == said + ": close it there to play.", what="the tap answered")
+            board.on_board(lambda app, now: app._go(MENU, now) if app.state == REPLAY else None)
+            board.on_board(lambda app, now: app.close_menu(now))
+            board.wait(lambda: "Red to play" in status(browser), what="the menu closed")
+            assert msg(browser) == ""  # no longer true: gone
+        browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
+        board.wait(lambda: board.app.board.moves_string() == "4", what="column 4 played")
+
+
+def test_the_wifi_password_is_in_a_form_that_saves_by_enter_without_reloading_the_page(browser, tmp_path):
+    """Was: Chrome's console said "Password field is not contained in a form"; and "no
+    network set: the board makes its own", unfinished."""
+    from selenium.webdriver.common.keys import Keys
+    with WebBoard(str(tmp_path), settings={"mode": "two"}) as board:
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        state = browser.find_element("id", "wifistate")
+        board.wait(lambda: state.text, what="the Wi-Fi state")
+        assert state.text == "no network set: the board makes its own access point"
+        assert browser.execute_script("return document.getElementById('pw').form === "
+                                      "document.getElementById('ssid').form && !!document.getElementById('pw').form")
+        browser.execute_script("window.kept = 1")  # gone if the page reloads
+        browser.find_element("id", "ssid").send_keys("HomeNet")
+        browser.find_element("id", "pw").send_keys("secret-pass" + Keys.ENTER)
+        board.wait(lambda: "HomeNet" in msg(browser), what="saved by Enter")
+        assert board.request("GET", "/api/settings")[1]["wifi"] == {"configured": True}
+        assert browser.execute_script("return window.kept") == 1
+        assert browser.find_element("id", "pw").get_attribute("value") == ""
+        board.wait(lambda: state.text == "a network is set", what="said set")
+        assert browser.execute_script("return window.kept") == 1
+        dom = [e["message"] for e in browser.get_log("browser") if "[DOM]" in e["message"]]
+        assert dom == []

@@ -45,6 +45,26 @@ def test_state_of_a_new_game_has_the_documented_fields():
     json.dumps(s)  # all of it is JSON
 
 
+def test_state_during_the_intro_is_the_game_it_starts_at_the_saved_mode_and_level():
+    """Was: "mode": "ai", "level": 0 during the intro whatever the settings (the app's first
+    values, before any game): the browser board said "the AI is yellow, level 0"."""
+    for mode, levels in (("ai", [0, 4]), ("two", [0, 0]), ("demo", [0, 0])):
+        rig = Rig("api_intro_" + mode)
+        rig.store.settings.update({"mode": mode, "level": 4, "first": "red"})
+        api = Api(Face(rig.app), Pairing(randbytes=Counter(), clock_ms=rig.clock.ticks_ms), None)
+        s = api.state()[1]
+        assert (s["state"], s["mode"], s["levels"]) == ("intro", mode, levels), s
+        if mode != "demo":
+            assert s["level"] == 4
+        rig.run_for(1600)  # the intro ends: the game it said
+        s = api.state()[1]
+        assert s["state"] != "intro" and s["mode"] == mode
+        if mode != "demo":
+            assert s["levels"] == levels and s["level"] == 4
+        else:
+            assert min(s["levels"]) >= 1  # drawn as the demo started
+
+
 def test_pairing_wrong_codes_lock_it_and_draw_a_new_code():
     rig, api, auth = setup("api2")
     pairing = api.pairing

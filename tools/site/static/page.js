@@ -150,7 +150,8 @@ function boardHasFocus() {
 function wireKeys() {
   const held = {}; // the board's keys down now, so that their release goes where their press went
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && !boardHasFocus() && !e.target.closest?.("select")) { $("board").focus(); return; }
+    // (an open list's own Escape closes it: the page hears no key while a list is open)
+    if (e.key === "Escape" && !boardHasFocus()) { $("board").focus(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey || !boardHasFocus()) return;
     const name = KEYS[e.key];
     if (name) { e.preventDefault(); if (!e.repeat) { held[e.key] = name; press(name); } return; }
