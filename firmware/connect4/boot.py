@@ -35,6 +35,7 @@ import sys
 import time
 from micropython import const
 
+from connect4.modules import forget
 from connect4.app.render import draw_error
 from connect4.app.glyphs import FRAME
 
@@ -141,23 +142,6 @@ def wifi_link(app, cfg):
     from connect4.app.face import Face
     from connect4.net.link import Link
     return Link(Face(app), cfg)
-
-
-def forget(*names):
-    """Drop modules the board uses once (the hardware's and the app's builders): what
-    nothing else holds of them goes back to the heap (0.3 KB in `make memory`: the
-    Hardware that hardware_setup built keeps that module's globals alive), and an
-    import after a crash loads them again. Only boot imports them, inside main()."""
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-        dot = name.rfind(".")
-        package = sys.modules.get(name[:dot])
-        if package is not None:
-            try:
-                delattr(package, name[dot + 1:])
-            except AttributeError:
-                pass
 
 
 def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=None,
