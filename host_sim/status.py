@@ -4,9 +4,7 @@ The firmware carries no text for it: this module reads the app's public
 state (`state`, `mode`, `settings`, `menu`, the last search) and the "game"
 events it emits, and words them; nothing here runs on the board.
 """
-from time import ticks_diff
-
-from connect4.app import game, menu as menu_mod
+from connect4.app import game, menu as menu_mod, stats
 from connect4.app.face import STATE_NAMES, game as game_of
 from connect4.engine.levels import MAX_LEVEL
 
@@ -34,16 +32,14 @@ def menu_text(m):
         return "games: game %d, %s%s, %s, %d moves (press: replay)" % (
             r.number, setting_text("mode", r.mode), "" if r.size == "7x6" else " on " + r.size,
             RESULTS[r.result], len(r.moves))
-    if m.page == menu_mod.PAGES - 1:
-        return "stats: hints %d" % m.stats.get("hints", 0)
     if m.page >= 0:
-        kind = (ticks_diff(m.now, m.page_since) // menu_mod.SHOW_MS) % 3
+        kind, value = stats.shown(m)
+        if m.page == stats.PAGES - 1:
+            return "stats: hints %d" % value
         size = m.settings["size"]
         if m.page < MAX_LEVEL:
-            return "stats %s: level %d %s %d" % (size, m.page + 1, ("wins", "losses", "draws")[kind],
-                                                 m.table()["ai"][m.page][kind])
-        return "stats %s: two players %s %d" % (size, ("red wins", "yellow wins", "draws")[kind],
-                                                m.table()["two"][kind])
+            return "stats %s: level %d %s %d" % (size, m.page + 1, ("wins", "losses", "draws")[kind], value)
+        return "stats %s: two players %s %d" % (size, ("red wins", "yellow wins", "draws")[kind], value)
     key = menu_mod.ITEMS[m.item]
     if key == "wifi":  # the switch as the menu shows it (the saved one may differ: App.wifi)
         return "menu: wifi = %s%s" % ("on" if m.wifi_on else "off", " (changing)" if m.editing else "")

@@ -12,7 +12,7 @@ import neopixel
 from host_sim.clock import CLOCK
 from host_sim.world import Sim, Controls, Panel, parse_script, now_ms, load_config
 from connect4 import boot
-from connect4.app import menu as menu_mod
+from connect4.app import menu as menu_mod, stats
 from connect4.app.game import PLAY, OVER
 from fakes import hue, assert_board_shown
 
@@ -550,7 +550,7 @@ def test_the_status_line_names_a_board_other_than_7x6_and_its_statistics(sim):
     for _ in range(menu_mod.ITEMS.index("stats") - menu_mod.ITEMS.index("size")):
         s.do("right", settle=20)
     s.do("press")
-    for _ in range(menu_mod.PAGES - 2 - s.app.menu.page):  # to the two players' page
+    for _ in range(stats.PAGES - 2 - s.app.menu.page):  # to the two players' page
         s.do("right", settle=20)
     assert s.status() == "stats 5x4: two players red wins 1"
     s.do("press")

@@ -69,7 +69,7 @@ def test_the_book_wins_at_every_exit_listed():
     with open(build.EXITS) as f:
         positions = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
     assert positions, "tools/data/book_exits.txt lists no position"
-    assert len(exits.recorded_fingerprint()) == 12
+    assert len(build.recorded_fingerprint()) == 12
     with open(build.OUT, "rb") as f:
         book = Book(f)
         for moves in positions:

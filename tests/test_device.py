@@ -67,8 +67,7 @@ def test_flash_image_is_one_write_of_the_whole_image(port):
 
 
 def test_flash_image_without_an_image_says_how_to_build_it(tmp_path, monkeypatch, capsys):
-    from tools.board import image
-    monkeypatch.setattr(image, "IMAGE", str(tmp_path / "none.bin"))
+    monkeypatch.setattr(device, "IMAGE", str(tmp_path / "none.bin"))
     assert device.main(["--port", "/dev/ttyACM0", "flash-image"]) == 2
     out = capsys.readouterr()
     assert out.out == ""

@@ -66,17 +66,24 @@ CHIP_IPS_RANGE = (int(CHIP_HZ / CHIP_CPI[1]), int(CHIP_HZ / CHIP_CPI[0]))  # 106
 CHIP_IPS = CHIP_IPS_RANGE[0]
 CHIP_IPS_WORDS = "%d M instructions/s (%d MHz at %.1f cycles an instruction, the slow end of %.1f-%.1f)" % (
     round(CHIP_IPS / 1e6), CHIP_HZ // 10 ** 6, CHIP_CPI[1], CHIP_CPI[0], CHIP_CPI[1])
-# The engine's sources the figures depend on (engine_fingerprint: a stale record is spotted)
+# The engine's sources a record depends on (engine_fingerprint: a stale record is spotted): the
+# chip's figures on these; the search's moves (tools/book/exits.py) on the levels and the PRNG too
 ENGINE_FILES = ("board.py", "core.py", "search.py")
+MOVE_FILES = ("board.py", "core.py", "levels.py", "rng.py", "search.py")
 
 
-def engine_fingerprint():
-    """A hash of the engine sources the chip's figures depend on, to spot a stale record."""
+def fingerprint_of(paths):
+    """A short hash of these files' bytes: a record made from other ones is spotted."""
     digest = hashlib.sha1()
-    for name in ENGINE_FILES:
-        with open(os.path.join(ROOT, "firmware", "connect4", "engine", name), "rb") as f:
+    for path in paths:
+        with open(path, "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:12]
+
+
+def engine_fingerprint(names=ENGINE_FILES):
+    """A hash of the engine sources `names` (by default those the chip's figures depend on)."""
+    return fingerprint_of(os.path.join(ROOT, "firmware", "connect4", "engine", name) for name in names)
 
 
 def board_sizes():

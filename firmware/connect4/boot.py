@@ -35,6 +35,7 @@ import sys
 import time
 from micropython import const
 
+from connect4.modules import forget
 from connect4.app.render import draw_error
 from connect4.app.glyphs import FRAME
 
@@ -126,38 +127,12 @@ def show_error(hw, blinks=3, clock=time):
         pass
 
 
-def show_cross(display):
-    """The red cross, lit for good; never raises."""
-    try:
-        draw_error(display, True)
-        display.show()
-    except Exception:
-        pass
-
-
 def wifi_link(app, cfg):
     """The menu's Wi-Fi for `app` (connect4.net, loaded only now), through the game's face:
     the factory build_app hands the app, so that the app imports nothing of connect4.net."""
     from connect4.app.face import Face
     from connect4.net.link import Link
     return Link(Face(app), cfg)
-
-
-def forget(*names):
-    """Drop modules the board uses once (the hardware's and the app's builders): what
-    nothing else holds of them goes back to the heap (0.3 KB in `make memory`: the
-    Hardware that hardware_setup built keeps that module's globals alive), and an
-    import after a crash loads them again. Only boot imports them, inside main()."""
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-        dot = name.rfind(".")
-        package = sys.modules.get(name[:dot])
-        if package is not None:
-            try:
-                delattr(package, name[dot + 1:])
-            except AttributeError:
-                pass
 
 
 def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=None,
@@ -217,7 +192,8 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
             if choice == _SAFE or choice == _HWTEST:  # asked for at power-on: never the game instead
                 if hw is not None:
-                    show_cross(hw.display)
+                    from connect4 import fallback  # loaded only then
+                    fallback.show_cross(hw.display)
                 return "safe" if choice == _SAFE else "hwtest"
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
                 crashes += 1
@@ -226,11 +202,8 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             if hw is not None:
                 show_error(hw, clock=clock)
             if crashes >= MAX_CRASHES:
-                if hw is not None:
-                    show_cross(hw.display)
-                else:
-                    from connect4 import fallback  # loaded only then
-                    fallback.show_cross()
+                from connect4 import fallback  # loaded only then
+                fallback.show_cross(hw.display if hw is not None else None)
                 return "crashed"
             if hw is not None:
                 hw.after_crash = True  # the next app starts after a crash: its game's restarts count
@@ -251,6 +224,7 @@ def start(listener=None, stop=None, clock=time, book_path="book.bin", judge=None
     except KeyboardInterrupt:
         raise
     except Exception as e:
+        log_error(ERROR_LOG, e)
         from connect4 import fallback  # loaded only then: no heap for it otherwise
-        return fallback.unreadable_config(e)
+        return fallback.unreadable_config(e, ERROR_LOG)
     return main(cfg, listener, stop, clock, book_path, judge, wifi)

@@ -65,7 +65,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 import host_sim  # noqa: E402,F401
 from connect4.engine import levels  # noqa: E402
-from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
@@ -73,6 +72,7 @@ from tools import common, mpvm  # noqa: E402
 from tools.bench import chipbench, ladder, page, people, perfect, sizes, stack  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
+from tools.bench.opening_book import BOOK, the_book  # noqa: E402
 from tools.bench.solver import read_benchmark  # noqa: E402
 from tools.bench.tutorial_ai import TutorialAI  # noqa: E402
 from tools.common import CHIP_IPS, CHIP_STACK_LIMIT, CHIP_STACK_MARGIN, ROOT, STACK_BUDGET  # noqa: E402
@@ -368,17 +368,6 @@ def match(pool, level, opponent, games):
 
 ERRING = 20  # percent of random moves of the erring perfect player
 STOP_BOOK = "book"  # SearchResult.stopped of a book move (connect4.engine.player)
-BOOK = os.path.join(ROOT, "firmware", "book.bin")  # the opening book, as deployed
-_book = []  # one open book per worker process
-
-
-def the_book():
-    """The firmware's opening book (opened once per process), or None without the file."""
-    if not _book:
-        _book.append(open_book(BOOK))
-    return _book[0]
-
-
 def vs_perfect(args):
     """One game of the top level, with the opening book as the board has it,
     against a perfect player (seeded; erring `error` percent): (outcome for

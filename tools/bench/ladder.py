@@ -49,7 +49,7 @@ def label(name):
 def make_player(name, seed):
     """choose(board) -> 0-based column, for player `name`, seeded."""
     if name.startswith("L"):
-        from tools.bench.bench import the_book  # the top level plays its book, as on the board
+        from tools.bench.opening_book import the_book  # the top level plays its book, as on the board
         ai = AIPlayer(level=int(name[1:]), seed=seed, book=the_book())
         return lambda board: ai.choose(board).move
     if name == "random":

@@ -43,12 +43,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 import host_sim  # noqa: E402,F401
 from connect4.engine.board import Board  # noqa: E402
-from connect4.engine.book import open_book  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
+from tools.bench.opening_book import BOOK, the_book  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.common import CHIP_IPS, CHIP_IPS_WORDS, ROOT, TOP_LEVEL, Say, chip_nodes_per_second, sign  # noqa: E402
 
-BOOK = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "bench", "people")
 ERRING = (2, 5, 20, 50)  # percent of random moves of the erring perfect players
 OPPONENTS = tuple("perfect%d" % p for p in ERRING) + tuple(
@@ -73,22 +72,11 @@ def seed_of(opponent, first, g, base=SEED_BASE):
 
 # ---------------------------------------------------------------- the engine, in CPython or the unix port
 
-_books = {}
-
-
-def _book(path):
-    """The opened book at `path` (once per process and version of the file), or None without one."""
-    key = (path, os.stat(path).st_mtime_ns if path and os.path.exists(path) else 0)
-    if key not in _books:
-        _books[key] = open_book(path) if path else None
-    return _books[key]
-
-
 class InProcess:
     """The firmware's AIPlayer in this CPython (as the simulator runs it)."""
 
     def __init__(self, level, seed, book):
-        self.ai = AIPlayer(level=level, seed=seed, book=_book(book))
+        self.ai = AIPlayer(level=level, seed=seed, book=the_book(book))
 
     def choose(self, board):
         """(0-based column, read from the book?, nodes searched)"""

@@ -63,7 +63,7 @@ def play(args):
     cols, rows, opponent, opening, engine_first, seed = args
     book = None
     if (cols, rows) == (7, 6):
-        from tools.bench.bench import the_book
+        from tools.bench.opening_book import the_book
         book = the_book()  # as the board has it: the book on 7x6
     ai = AIPlayer(level=TOP, seed=seed, book=book)
     rng = Rng(seed)

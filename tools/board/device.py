@@ -62,6 +62,9 @@ OBSOLETE = tuple("/lib/microdot/%s.%s" % (name, ext) for name in ("__init__", "h
 # Files in firmware/ that are not firmware modules (the mip manifest).
 SKIP = ("package.json",)
 BAUD = 460800
+# The one image of `make image` (tools/board/image.py builds it), relative to the repository
+# root: `make flash-image` writes it.
+IMAGE = "build/connect4-esp32c3.bin"
 # mpy-cross for the chip: its native target (viper), and -O3: no line numbers in the
 # bytecode (tracebacks name the file and the function, the line reads 1), 6% less code in
 # the heap, which the chip's Wi-Fi needs (docs/developer.md#tracebacks-name-the-boards-files)
@@ -280,13 +283,12 @@ def main(argv=None):
             return 2
         cmds = flash_commands(a.port, a.firmware)
     elif a.action == "flash-image":
-        from tools.board import image  # host-only: littlefs-python
-        if not a.dry_run and not os.path.isfile(os.path.join(ROOT, image.IMAGE)):
+        if not a.dry_run and not os.path.isfile(os.path.join(ROOT, IMAGE)):
             print("error: no %s yet: make image FIRMWARE=ESP32_GENERIC_C3-<date>-v1.28.0.bin first, "
                   "or make flash-image PORT=%s FIRMWARE=... (builds it, then writes it)"
-                  % (image.IMAGE, a.port), file=sys.stderr)
+                  % (IMAGE, a.port), file=sys.stderr)
             return 2
-        cmds = flash_image_commands(a.port, image.IMAGE)
+        cmds = flash_image_commands(a.port, IMAGE)
     elif a.action == "build":
         cmds = build_commands()
     elif a.action == "deploy":

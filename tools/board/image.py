@@ -27,7 +27,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from tools.board import device  # noqa: E402
 from tools.common import ROOT  # noqa: E402
 
-IMAGE = "build/connect4-esp32c3.bin"  # relative to the repository root
 FLASH_SIZE = 0x400000
 FS_OFFSET = 0x200000  # the `vfs` partition: from the end of MicroPython's app partition to the end of flash
 # MicroPython's VfsLfs2 on the esp32 port: the partition's 4 KB sectors, readsize,
@@ -139,7 +138,7 @@ def write(path, data):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--firmware", default="", help="the MicroPython ESP32_GENERIC_C3 .bin from micropython.org")
-    p.add_argument("--out", default=IMAGE, help="the image to write (default %s)" % IMAGE)
+    p.add_argument("--out", default=device.IMAGE, help="the image to write (default %s)" % device.IMAGE)
     p.add_argument("--build", default=device.BUILD, help="the mpy-cross output folder (default %s)"
                    % device.BUILD)
     a = p.parse_args(argv)

@@ -53,7 +53,7 @@ import host_sim  # noqa: E402,F401
 from connect4.engine import book  # noqa: E402
 from connect4.engine.board import CENTRE_FIRST, Board  # noqa: E402
 from tools.bench.perfect import shared  # noqa: E402
-from tools.common import ROOT  # noqa: E402
+from tools.common import MOVE_FILES, ROOT, engine_fingerprint  # noqa: E402
 
 OUT = os.path.join(ROOT, "firmware", "book.bin")
 CACHE = os.path.join(ROOT, "build", "book", "scores.txt")
@@ -392,15 +392,26 @@ def check(path, entries, table, kinds):
     return len(entries)
 
 
+def recorded_fingerprint(path=EXITS):
+    """The engine fingerprint an exits file was made with (None: no file, or none recorded)."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# engine "):
+                return line.split()[2].rstrip(":")
+    return None
+
+
 def stale_exits(path, say):
-    """Say so when the exits were found with another engine than today's."""
+    """Say so when the exits (tools/book/exits.py) were found with another engine than today's:
+    the search's moves depend on the sources of tools.common.MOVE_FILES."""
     if not path or not os.path.exists(path):
         return
-    from tools.book import exits
-    made = exits.recorded_fingerprint(path)
-    if made != exits.engine_fingerprint():
+    made, now = recorded_fingerprint(path), engine_fingerprint(MOVE_FILES)
+    if made != now:
         say("note: %s was made with engine %s, the engine is now %s: run tools/book/exits.py again"
-            % (os.path.relpath(path, ROOT), made, exits.engine_fingerprint()))
+            % (os.path.relpath(path, ROOT), made, now))
 
 
 def main(argv=None):

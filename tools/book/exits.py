@@ -54,35 +54,8 @@ from tools import common  # noqa: E402
 from tools.common import ROOT, TOP_LEVEL  # noqa: E402
 
 CACHE = os.path.join(ROOT, "build", "book", "exits")
-# What the search's move depends on: the engine's sources (and the script that runs it: the cache's key)
-ENGINE = tuple(os.path.join(ROOT, "firmware", "connect4", "engine", name)
-               for name in ("board.py", "core.py", "levels.py", "rng.py", "search.py"))
 SEEDS = 8
 REPLY_SEEDS = 1
-
-
-def fingerprint_of(paths):
-    digest = hashlib.sha1()
-    for path in paths:
-        with open(path, "rb") as f:
-            digest.update(f.read())
-    return digest.hexdigest()[:12]
-
-
-def engine_fingerprint():
-    """A hash of the sources the search's moves depend on: a change makes the exits stale."""
-    return fingerprint_of(ENGINE)
-
-
-def recorded_fingerprint(path=build.EXITS):
-    """The fingerprint a exits file was made with (None: no file, or none recorded)."""
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("# engine "):
-                return line.split()[2].rstrip(":")
-    return None
 
 
 def held_positions(entries_path=build.ENTRIES, exits=True):
@@ -136,8 +109,9 @@ def search(positions, seed, micropython, jobs, say, cache=CACHE, replies=False):
     processes, cached by the engine, the script, the seed and the positions."""
     nodes = levels.nodes(TOP_LEVEL)
     os.makedirs(cache, exist_ok=True)
-    key = "%s %s%s %d %d\n" % (engine_fingerprint(), fingerprint_of((held.SCRIPT,)),
-                              " replies" if replies else "", seed, nodes)
+    # what the search's move depends on: the engine's sources and the script that runs it
+    key = "%s %s%s %d %d\n" % (common.engine_fingerprint(common.MOVE_FILES),
+                              common.fingerprint_of((held.SCRIPT,)), " replies" if replies else "", seed, nodes)
 
     def one(chunk):
         text = "\n".join(chunk) + "\n"
@@ -251,8 +225,8 @@ def main(argv=None):
             judge([(m, c) for m, c in pairs if build.canonical(m)[0] not in held_keys], seed, "replies")
     notes.insert(0, "# engine %s: %d exits searched at %d nodes with %d seeds (%d where a move does not win), "
                  "the defender's replies after them with %d (%d)" % (
-                     engine_fingerprint(), len(positions), levels.nodes(TOP_LEVEL), args.seeds, cold,
-                     args.replies, len(failing) - cold))
+                     common.engine_fingerprint(common.MOVE_FILES), len(positions), levels.nodes(TOP_LEVEL),
+                     args.seeds, cold, args.replies, len(failing) - cold))
     write(args.exits, failing, notes)
     say("wrote %s: %d positions" % (os.path.relpath(args.exits, ROOT), len(failing)))
     return build.main(rest + ["--exits", args.exits, "--jobs", str(args.jobs)])

@@ -68,6 +68,7 @@ def steps():
     from connect4.app.assemble import build_app
     from connect4.app.game import PLAY
     from connect4.app.store import Store
+    from connect4.modules import forget
     from connect4.engine.board import Board
     from connect4.engine.levels import MAX_LEVEL
     cfg = config.get(None, {"flash_dir": "/flash/", "seed": 7, "safe_mode_ms": 0})
@@ -78,7 +79,7 @@ def steps():
     clock = VirtualClock()
     app = build_app(cfg, hw, clock=clock, seed=cfg["seed"])
     hardware_setup = build_app = None  # as connect4.boot.main: the builders are used once
-    boot.forget("connect4.hardware_setup", "connect4.app.assemble")
+    forget("connect4.hardware_setup", "connect4.app.assemble")
     store = app.store
     keep['app'] = (hw, app)
     yield

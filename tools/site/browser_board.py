@@ -38,7 +38,7 @@ import jsboard
 import machine
 
 import config
-from connect4 import boot, hardware_setup
+from connect4 import boot, fallback, hardware_setup
 from connect4.app.assemble import build_app
 from connect4.app.face import Face  # the phone page's reads: this page's too
 from connect4.app.game import MENU
@@ -174,7 +174,7 @@ class Board:
             self.crashes = 1
         boot.show_error(self.hw)
         if self.crashes >= boot.MAX_CRASHES:
-            boot.show_cross(self.hw.display)
+            fallback.show_cross(self.hw.display)
             self.halted = True
             return
         self.seed += 1

@@ -15,7 +15,8 @@ SearchResult and the board before its move. Runs in the page's MicroPython
 (tests/test_site_words.py); the firmware is not changed for it.
 """
 from connect4.app import store
-from connect4.app.menu import ITEMS, PAGES
+from connect4.app.menu import ITEMS
+from connect4.app.stats import PAGES
 from connect4.engine import levels
 
 MODES = {"ai": "against the AI", "two": "two players", "demo": "demo"}

@@ -52,8 +52,6 @@ _STATS = const(8)
 _GAMES = const(9)
 _BACK = const(10)
 _MODE_TEXT = const(("AI", "2P", "DM"))
-PAGES = store.MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
-SHOW_MS = const(1500)
 
 CLOSE = const(1)  # event(): close the menu; a Record: replay it
 WIFI = const(2)  # event(): Wi-Fi on or off was confirmed (the value is `wifi_on`)
@@ -105,6 +103,7 @@ class Menu:
             return done
         if self.page >= 0:
             if step:
+                from connect4.app.stats import PAGES  # loaded already: the page shows
                 self.page = (self.page + step) % PAGES
                 self.page_since = self.now
             else:

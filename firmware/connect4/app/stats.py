@@ -1,16 +1,20 @@
 """The menu's statistics pages (connect4.app.menu), loaded when first opened: a board
-whose player never looks at them never holds this code.
+whose player never looks at them never holds this code. The menu imports this
+module, never the other way: it is handed the Menu.
 
 A page per AI level (its dot lit on the top row), then two players (a red and a
 yellow dot), then the hints (white); each shows its numbers in turn, SHOW_MS
 each: wins, losses, draws (two players: red wins, yellow wins, draws), of the
 board size chosen (Menu.table).
 """
+from micropython import const
 from time import ticks_diff
 
-from connect4.app.menu import PAGES, SHOW_MS
 from connect4.app.store import MAX_LEVEL
 from connect4.app.glyphs import draw_number, WHITE, DIM, RED, YELLOW, GREEN, BLUE
+
+PAGES = MAX_LEVEL + 2  # one per level, then two players, then hints (the last)
+SHOW_MS = const(1500)
 
 AI_COLORS = (GREEN, RED, BLUE)  # wins, losses, draws against the AI
 TWO_COLORS = (RED, YELLOW, BLUE)  # red wins, yellow wins, draws

@@ -2,7 +2,7 @@
 bytes each, oldest first, written atomically (connect4.app.store.replace).
 
 Read at the first check of a token, written at a pairing and a forget: rare, so
-pairing loads this module for each of them and drops it again (connect4.boot.forget),
+pairing loads this module for each of them and drops it again (connect4.modules.forget),
 and its code does not stay on the heap while Wi-Fi is on.
 """
 from connect4.app.store import Files, settle, set_aside, say, why, replace, refused

@@ -121,7 +121,7 @@ class Pairing:
 
     def _file(self, write):
         from connect4.net import paired
-        from connect4.boot import forget
+        from connect4.modules import forget
         try:
             return paired.save(self) if write else paired.load(self.path, MAX_TOKENS)
         finally:
