@@ -267,7 +267,7 @@ def preset_settings(args, cfg):
 
 def leave_game(flash):
     """The game in progress on the flash, if any, recorded as abandoned and no longer kept."""
-    from connect4.app.records import Records
+    from connect4.app.recordfile import Records
     from connect4.app.resume import SavedGame
     from connect4.engine.board import Board, parse_size
     from connect4.engine.rng import Rng

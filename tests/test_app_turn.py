@@ -1,18 +1,14 @@
-"""connect4.app.turn's copies of connect4.app.game's numbers agree with the originals.
+"""The app's flow names the AI's turn: connect4.app.game's state table and connect4.app.turn.
 
-turn.py cannot import game.py (game.py imports it for its state table), so it
-keeps private copies of the few state numbers, the TICK signal and the demo's
-mode that its handlers use; a change on one side only would send the AI's turn
-to the wrong state.
+The state numbers, the signals and the modes have one home, connect4.app.states,
+which game, turn, menu, replay and face all import; the modes are the settings'
+own by number.
 """
-from connect4.app import game, store, turn
+from connect4.app import game, states, store, turn
 
 
-def test_the_turns_copies_of_the_games_numbers_agree():
-    assert turn._CHOSEN == game.CHOSEN
-    assert turn._HELD == game.HELD
-    assert turn._TICK == game._TICK
-    assert turn._MODE_DEMO == game.MODE_DEMO == store.MODES.index("demo")
+def test_the_modes_are_the_settings_modes_by_number():
+    assert [store.MODES[m] for m in (states.MODE_AI, states.MODE_TWO, states.MODE_DEMO)] == ["ai", "two", "demo"]
 
 
 def test_the_state_table_names_the_turns_handlers_for_the_ais_states():

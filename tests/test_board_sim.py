@@ -587,7 +587,7 @@ def test_a_crash_with_wifi_on_closes_the_crashed_apps_wifi_and_server_before_the
         now = now_ms()
         if not phase and now > 2000:
             apps[0].wifi(now, True)
-            assert apps[0].link.server is not None and apps[0].menu.wifi_on
+            assert apps[0].link.server is not None and apps[0].wifi_on
             phase.append("on")
         elif len(phase) == 1:
             phase.append("crash")
@@ -601,8 +601,8 @@ def test_a_crash_with_wifi_on_closes_the_crashed_apps_wifi_and_server_before_the
                                   until=until)
         assert result == "stopped" and len(panel.apps) == 2
         old, new = panel.apps
-        assert old.link.server is None and not old.menu.wifi_on  # closed by the crash handler
-        assert new.link.error is None and new.menu.wifi_on, new.link.error
+        assert old.link.server is None and not old.wifi_on  # closed by the crash handler
+        assert new.link.error is None and new.wifi_on, new.link.error
         assert new.link.server is not None
     finally:
         for app in panel.apps if "panel" in locals() else ():

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
-from connect4.app.records import Records, Record, parse
+from connect4.app.records import Record, parse
+from connect4.app.recordfile import Records
 from host_sim import review
 from host_sim.world import Sim
 
@@ -118,7 +119,7 @@ def test_hint_and_replay_on_the_simulated_board(tmp_path, preset):
         assert s.app.state == REPLAY and s.status().startswith("replay: game 1, move 0 of 7")
         s.run_until(lambda: s.app.replay.at_end(), 20000)
         assert s.app.replay.board.winner == 1
-        assert s.app.records.get(0).hints == (1, 0)
+        assert s.app.records().get(0).hints == (1, 0)
     finally:
         s.close()
 

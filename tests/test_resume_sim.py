@@ -14,7 +14,7 @@ import machine
 import pytest
 
 from connect4.app.game import OVER, PLAY
-from connect4.app.records import Records
+from connect4.app.recordfile import Records
 from connect4.app.resume import SavedGame
 from connect4.app.store import Store
 from connect4.engine.board import Board

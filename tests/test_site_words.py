@@ -5,6 +5,7 @@ checked against what the firmware does. tests/test_site.py sees the same words i
 import re
 
 from connect4.app.face import Face
+from connect4.app.game import PLAY
 from connect4.app.menu import ITEMS, Menu
 from connect4.app import store
 from connect4.engine.board import Board
@@ -110,8 +111,8 @@ def test_a_real_game_on_the_app_is_said_move_by_move_to_its_result():
 
 def test_the_menu_says_its_item_and_value():
     rig = Rig("words_items")
+    rig.app.open_menu(rig.clock.ticks_ms(), PLAY)
     m = rig.app.menu
-    m.open(rig.app.settings, rig.app.store.stats)
     settings = rig.app.settings
     assert words.menu(m) == "Menu, 1 of %d: Mode: against the AI. Press to change it." % len(ITEMS)
     m.item = ITEMS.index("level")

@@ -8,7 +8,7 @@ size is tested without the AI in tests/portable/test_app_sizes.py.
 import pytest
 
 from connect4.app.game import PLAY, OVER, HINT
-from connect4.app.records import Records
+from connect4.app.recordfile import Records
 from checks import ai_plays_every_size
 from fakes import Rig, assert_board_shown
 

@@ -62,7 +62,7 @@ def test_wifi_is_off_until_the_menu_turns_it_on_then_the_access_point_and_the_pa
     assert cfg["essid"] == "Connect4-C47E" and cfg["authmode"] == network.AUTH_WPA2_PSK
     assert cfg["password"] == nc.ap_password and len(nc.ap_password) == 12
     app = sim.app
-    assert app.web is not None and app.pump == app.web.pump and app.menu.wifi_on
+    assert app.web is not None and app.pump == app.web.pump and app.wifi_on
     socket.create_connection(("127.0.0.1", sim.port), timeout=5).close()  # listening
     # the address, the key and the code scroll across the matrix, then the menu is back
     banner = app.banner
@@ -81,7 +81,7 @@ def test_wifi_is_off_until_the_menu_turns_it_on_then_the_access_point_and_the_pa
     # off
     toggle(sim)
     assert not any(network.world.active.values()) and app.pump is None and app.web is None
-    assert not app.menu.wifi_on
+    assert not app.wifi_on
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", sim.port), timeout=2).close()
 
@@ -149,7 +149,7 @@ def test_wifi_that_does_not_fit_the_heap_is_said_and_the_game_goes_on(sim, monke
     to_wifi_item(sim)  # the game waits while the menu is open
     moves = app.board.moves_string()
     toggle(sim)
-    assert app.link is None and not app.menu.wifi_on and no_memory_banner(app)
+    assert app.link is None and not app.wifi_on and no_memory_banner(app)
     assert app.board.moves_string() == moves and not any(network.world.active.values())
     sim.run_until(lambda: app.banner is None, 30000)
 
@@ -157,7 +157,7 @@ def test_wifi_that_does_not_fit_the_heap_is_said_and_the_game_goes_on(sim, monke
     from connect4.net import server as server_mod
     monkeypatch.setattr(server_mod.Server, "__init__", no_heap)
     toggle(sim)
-    assert "MemoryError" in app.link.error and not app.menu.wifi_on and no_memory_banner(app)
+    assert "MemoryError" in app.link.error and not app.wifi_on and no_memory_banner(app)
     assert app.link.server is None and app.pump is None and not any(network.world.active.values())
     assert app.turn.searcher.tt_entries == sim.cfg["tt_entries"]  # the AI's table back to its size
     assert app.board.moves_string() == moves
@@ -257,10 +257,31 @@ def test_the_menu_forgets_the_paired_phones_of_the_page_served_and_shows_the_new
     sim.do("press")
     assert not pairing.check("Bearer " + token) and pairing.revoked == 1
     assert said[-1] == "PHONES FORGOTTEN CODE " + pairing.code  # the new code
-    assert sim.app.web.pairing is pairing and sim.app.menu.wifi_on  # Wi-Fi still on
+    assert sim.app.web.pairing is pairing and sim.app.wifi_on  # Wi-Fi still on
     # the console too, as Link.show says it (a maker at the serial port; the chip tests)
     console = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("connect4: web: ")]
     assert console[-1] == "connect4: web: http://192.168.4.1/ code " + pairing.code
+
+
+def test_a_new_code_from_the_page_or_the_lock_shows_on_the_matrix_and_the_console(sim, said, capsys):
+    """Issue 36: a forget from the page (POST /api/forget) and the lock after wrong codes draw a
+    new pairing code; the board shows it at once (matrix and console), or no phone could pair."""
+    from connect4.net.pairing import MAX_TRIES
+    to_wifi_item(sim)
+    toggle(sim)
+    api = sim.app.web.api
+    pairing = api.pairing
+    status, body = api.pair(('{"code": "%s"}' % pairing.code).encode())
+    assert status == 200
+    assert api.forget("Bearer " + body["token"], b"{}")[0] == 200
+    code = pairing.code
+    assert said[-1] == " CODE " + code
+    console = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("connect4: web: ")]
+    assert console[-1] == "connect4: web: http://192.168.4.1/ code " + code
+    wrong = "%04d" % ((int(code) + 1) % 10000)
+    for _ in range(MAX_TRIES):
+        api.pair(('{"code": "%s"}' % wrong).encode())
+    assert pairing.code != code and said[-1] == " CODE " + pairing.code
 
 
 def test_the_menu_says_when_the_flash_refuses_to_forget(sim, said):
@@ -290,11 +311,11 @@ def restarted(sim, cause=machine.PWRON_RESET):
 def test_wifi_on_in_the_menu_is_on_again_after_a_power_cut_a_crash_or_the_watchdog(sim, cause):
     to_wifi_item(sim)
     toggle(sim)
-    assert sim.app.menu.wifi_on and sim.store.settings["wifi"] is True
+    assert sim.app.wifi_on and sim.store.settings["wifi"] is True
     again = restarted(sim, getattr(machine, cause))
     try:
         app = again.app
-        assert app.link is not None and app.menu.wifi_on and app.link.address == "192.168.4.1"
+        assert app.link is not None and app.wifi_on and app.link.address == "192.168.4.1"
         assert network.world.active[network.AP_IF] and app.pump == app.web.pump
         assert app.turn.searcher.tt_entries == again.cfg["tt_entries_wifi"]  # resized as from the menu
         socket.create_connection(("127.0.0.1", again.port), timeout=5).close()  # the page is served
@@ -304,7 +325,7 @@ def test_wifi_on_in_the_menu_is_on_again_after_a_power_cut_a_crash_or_the_watchd
         # off in the menu: saved off, and off after the next start
         to_wifi_item(again)
         toggle(again)
-        assert not app.menu.wifi_on and not any(network.world.active.values())
+        assert not app.wifi_on and not any(network.world.active.values())
         assert again.store.settings["wifi"] is False
         again = restarted(again)
         assert again.app.link is None and not any(network.world.active.values())

@@ -199,6 +199,7 @@ def test_a_column_tapped_while_the_boards_menu_is_open_says_so_not_that_it_is_no
     with a recorded game replayed from it)."""
     from connect4.app import replay
     from connect4.app.game import MENU, PLAY, REPLAY
+    from connect4.app.menu import close as close_menu
     from connect4.app.records import Record
 
     def menu(app, now):  # as a long press opens it (an input: the board is not idle)
@@ -221,7 +222,7 @@ def test_a_column_tapped_while_the_boards_menu_is_open_says_so_not_that_it_is_no
             browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()
             board.wait(lambda: msg(browser) == said + ": close it there to play.", what="the tap answered")
             board.on_board(lambda app, now: app._go(MENU, now) if app.state == REPLAY else None)
-            board.on_board(lambda app, now: app.close_menu(now))
+            board.on_board(close_menu)
             board.wait(lambda: "Red to play" in status(browser), what="the menu closed")
             assert msg(browser) == ""  # no longer true: gone
         browser.find_element("css selector", '.cell[data-col="4"][data-row="6"]').click()

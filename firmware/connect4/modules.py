@@ -20,5 +20,14 @@ def forget(*names):
         if package is not None:
             try:
                 delattr(package, name[dot + 1:])
-            except AttributeError:
+            except (AttributeError, KeyError):  # (MicroPython's module raises KeyError)
                 pass
+
+
+def use(name):
+    """The module `name` for one use: loaded, and at once out of sys.modules again, so that it
+    leaves the heap with its last user (a game's end, the records file: rare work whose code
+    need not stay). Each use loads it again (its names are interned already)."""
+    module = __import__(name, None, None, ("_",))
+    forget(name)
+    return module

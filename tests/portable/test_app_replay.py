@@ -4,7 +4,7 @@ from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
 from connect4.app.replay import STEP_MS, turned
 from connect4.app.store import Store
-from connect4.app.records import Records
+from connect4.app.recordfile import Records
 from fakes import Rig, hue, assert_board_shown
 
 
@@ -32,7 +32,7 @@ def hint(rig, steps=1):
 
 
 def newest(rig):
-    return rig.app.records.get(0)
+    return rig.app.records().get(0)
 
 
 def test_a_finished_two_player_game_is_recorded_with_its_moves():
@@ -43,8 +43,27 @@ def test_a_finished_two_player_game_is_recorded_with_its_moves():
     assert rig.app.state == OVER
     r = newest(rig)
     assert r.line() == "1 two r 0/0 r 0/0 4545454 ???????"
-    again = Records(rig.app.records.path)  # the board again after a power cut: the record stays
+    again = Records(rig.app.records().path)  # the board again after a power cut: the record stays
     assert again.get(0).line() == r.line()
+
+
+def test_a_games_end_reads_the_records_file_through_once():
+    """Issue 40: a game's end takes the records' next number and writes the record from one
+    scan of games.txt (it read the file through twice: once for the number, once to write)."""
+    rig = Rig("replay1b")
+    start(rig)
+    path = rig.app.records().path
+    scans = []
+
+    class Counted(Records):
+        def scan(self):
+            scans.append(1)
+            return Records.scan(self)
+    rig.app.records = lambda: Counted(path)
+    for col in (3, 4, 3, 4, 3, 4, 3):
+        play(rig, col)
+    assert rig.app.state == OVER and len(scans) == 1
+    assert Records(path).get(0).line() == "1 two r 0/0 r 0/0 4545454 ???????"
 
 
 def test_a_game_left_before_its_end_is_recorded_as_abandoned():
@@ -174,7 +193,7 @@ def test_the_games_list_walks_the_records_newest_first():
         rig.press()
         rig.long_press()
         assert rig.app.board.count == 0
-    assert rig.app.records.count() == 3
+    assert rig.app.records().count() == 3
     open_games(rig)
     numbers = []
     for _ in range(4):

@@ -2,7 +2,8 @@
 the next start, cleared when the game ends or is left; a bad file is kept aside, a failed
 write keeps the old one."""
 from connect4.app.game import PLAY, OVER, MODE_AI, MODE_TWO
-from connect4.app.records import Record, Records
+from connect4.app.records import Record
+from connect4.app.recordfile import Records
 from connect4.app.resume import SavedGame
 from connect4.engine.board import Board
 from connect4.engine.rng import Rng

@@ -78,7 +78,7 @@ def test_the_menus_phones_item_forgets_only_when_turned_to_forget_and_confirmed(
     assert reds() == 0 and m.changed == []  # no setting: nothing saved
     m.event(SELECT)
     m.event(RIGHT)
-    m.open(m.settings, m.stats)  # the menu left and opened again: nothing pending
+    m = menu_mod.Menu(m.settings, m.stats)  # the menu left and opened again (a new one): nothing pending
     assert not m.forget
 
 

@@ -6,7 +6,7 @@ Two-player games only: the AI plays other sizes once the engine's search does
 from connect4.app import store
 from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
-from connect4.app.records import Records
+from connect4.app.recordfile import Records
 from connect4.app.store import Store
 from connect4.app.render import Layout, fits, sizes
 from checks import raises, said

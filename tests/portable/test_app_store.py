@@ -229,3 +229,42 @@ def test_statistics_are_kept_per_board_size():
     assert u.load() == "ok"
     assert sorted(u.stats["sizes"]) == ["4x4"] and u.stats["sizes"]["4x4"]["two"] == [1, 2, 3]
     assert u.stats["sizes"]["4x4"]["ai"][0] == [0, 0, 0]
+
+
+class PieceFiles(Files):
+    """Files that note the length of every write to the settings' temporary file."""
+
+    def __init__(self):
+        self.writes = []
+
+    def open(self, path, mode):
+        f = open(path, mode)
+        if "w" not in mode:
+            return f
+        writes = self.writes
+
+        class Noted:
+            def write(self, data):
+                writes.append(len(data))
+                return f.write(data)
+
+            def close(self):
+                f.close()
+        return Noted()
+
+
+def test_the_file_goes_out_in_pieces_however_many_sizes_were_played():
+    """Issue 36: the statistics grow a table a board size played; the file is written a piece at
+    a time (none over 256 bytes), never as one string of it all, and reads back the same."""
+    path = tmpdir("store_pieces") + "c4.json"
+    fs = PieceFiles()
+    s = Store(path, fs)
+    s.load()
+    for cols in range(4, 9):
+        for rows in range(4, 8):
+            s.record_ai(3, 1, "%dx%d" % (cols, rows))
+            s.record_two(2, "%dx%d" % (cols, rows))
+    assert s.save()
+    again = Store(path)
+    assert again.load() == "ok" and again.stats == s.stats and again.settings == s.settings
+    assert sum(fs.writes) > 2000 and max(fs.writes) <= 256, (sum(fs.writes), max(fs.writes))

@@ -71,21 +71,21 @@ def test_the_switch_is_saved_and_wifi_comes_back_on_after_a_restart():
     rig.run_for(1600)
     assert radio.links == [] and not rig.app.settings["wifi"]
     switch(rig)
-    assert rig.app.menu.wifi_on and radio.links[0].ons == 1
+    assert rig.app.wifi_on and radio.links[0].ons == 1
     assert saved(rig) is True  # at once, not when the menu closes
     flash = rig.cfg["flash_dir"]
     for name, after_crash in (("wifi1b", False), ("wifi1c", True)):  # a power cut, a crash
         again = board(name, radio, flash, after_crash)
         link = radio.links[-1]
         assert len(radio.links) == (2 if name == "wifi1b" else 3)  # made at the start
-        assert link.ons == 1 and again.app.link is link and again.app.menu.wifi_on
+        assert link.ons == 1 and again.app.link is link and again.app.wifi_on
         again.run_for(1600)
         assert again.app.state == PLAY
     switch(again)  # off in the menu: saved off
-    assert not again.app.menu.wifi_on and link.offs == 1 and saved(again) is False
+    assert not again.app.wifi_on and link.offs == 1 and saved(again) is False
     last = board("wifi1d", radio, flash)
     last.run_for(1600)
-    assert len(radio.links) == 3 and last.app.link is None and not last.app.menu.wifi_on
+    assert len(radio.links) == 3 and last.app.link is None and not last.app.wifi_on
 
 
 def test_off_stays_off():
@@ -97,7 +97,7 @@ def test_off_stays_off():
     assert saved(rig) is False and len(radio.links) == 1
     again = board("wifi2b", radio, rig.cfg["flash_dir"], after_crash=True)
     again.run_for(1600)
-    assert len(radio.links) == 1 and again.app.link is None and not again.app.menu.wifi_on
+    assert len(radio.links) == 1 and again.app.link is None and not again.app.wifi_on
 
 
 def test_a_missing_or_bad_switch_is_off():
@@ -121,11 +121,11 @@ def test_wifi_that_does_not_come_on_is_saved_off_from_the_menu_and_kept_on_at_a_
     rig.run_for(1600)
     rig.store.save()
     switch(rig)  # "on" confirmed
-    assert radio.links[0].ons == 1 and not rig.app.menu.wifi_on
+    assert radio.links[0].ons == 1 and not rig.app.wifi_on
     assert saved(rig) is False  # the switch as it ended up: off
     rig.app.settings["wifi"] = True  # on when the board stopped; the radio fails at the start
     rig.store.save()
     again = board("wifi4b", radio, rig.cfg["flash_dir"])
-    assert radio.links[-1].ons == 1 and not again.app.menu.wifi_on
+    assert radio.links[-1].ons == 1 and not again.app.wifi_on
     again.run_for(1600)
     assert saved(again) is True  # kept: tried again at the next start

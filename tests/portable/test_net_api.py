@@ -147,8 +147,9 @@ def test_a_new_game_while_the_ai_thinks_stops_the_search_at_its_next_poll():
             polls.append(app.turn.think_nodes)
             if len(polls) == 3:
                 assert api.new(auth, body({"mode": "two", "first": "red"}))[0] == 200
+                assert api.settings()[1]["mode"] == "two"  # taken at once: it reads back so
     app.pump = pump
-    rig.run_until(lambda: rig.store.settings["mode"] == "two", 20000)
+    rig.run_until(lambda: app.mode == 1, 20000)
     assert len(polls) == 3  # the search stopped at the poll that saw the request
     assert app.board.count == 0 and app.mode == 1 and app.state == PLAY and not app.interrupt
 
@@ -182,6 +183,44 @@ def test_settings_apply_and_wifi_credentials_are_never_returned():
     again = NetConf(api.netconf.path[:-len("wifi.json")]).load()  # kept on flash
     assert again.ssid == "HomeNet" and again.password == "secret-pass"
     assert again.ap_password == api.netconf.ap_password and len(again.ap_password) == 12
+
+
+def test_a_setting_written_reads_back_at_once_and_is_on_flash_even_while_the_ai_thinks():
+    """Issue 36: after a 200 to POST /api/settings, GET /api/settings and the live state show
+    the value, though the app has not stepped since (here: inside the AI's search, where the
+    server answers from the poll hook and the app's queue waits for the search's end); a
+    power cut right after the answer keeps it."""
+    from connect4.app.store import Store
+    rig, api, auth = setup("api9b", mode="ai", first="red", level=8)
+    app = rig.app
+    assert api.move(auth, body({"column": 4}))[0] == 200
+    seen = []
+
+    def pump():
+        if app.turn.thinking and not seen:
+            assert api.set_settings(auth, body({"brightness": 2, "first": "yellow"}))[0] == 200
+            seen.append((api.settings()[1]["brightness"], api.settings()[1]["first"],
+                         api.state()[1]["brightness"]))
+            kept = Store(rig.path)
+            kept.load()
+            seen.append((kept.settings["brightness"], kept.settings["first"]))
+    app.pump = pump
+    rig.run_until(lambda: seen, 20000)
+    assert seen == [(2, "yellow", 2), (2, "yellow")]
+    assert app.turn.thinking or app.state != PLAY  # still the AI's turn: the change is no new game
+
+
+def test_a_setting_the_flash_refuses_is_said_507_and_holds_until_a_restart():
+    import os
+    rig, api, auth = setup("api9c")
+    os.mkdir(rig.path + ".tmp")  # a folder where the temporary file goes: every save refused
+    try:
+        status, data = api.set_settings(auth, body({"brightness": 6}))
+        assert status == 507 and "not saved" in data["error"]
+        assert api.settings()[1]["brightness"] == 6  # it holds (as the menu's would)
+        assert api.new(auth, body({"level": 3}))[0] == 507
+    finally:
+        os.rmdir(rig.path + ".tmp")
 
 
 def test_parse_body_gives_objects_only():
@@ -250,7 +289,7 @@ def test_a_level_change_from_the_page_during_a_game_vs_the_ai_starts_a_new_game_
     rig.run_for(10)
     s = api.state()[1]
     assert s["moves"] == "" and s["level"] == 2 and s["levels"] == [0, 2]  # a new game, at level 2
-    r = app.records.get(0)  # the game left: recorded at the level it was played at
+    r = app.records().get(0)  # the game left: recorded at the level it was played at
     assert (r.mode, r.levels, r.result, len(r.moves)) == ("ai", (0, 1), 3, 2)
 
 

@@ -372,7 +372,7 @@ def test_the_games_go_out_a_record_at_a_time_newest_first():
     from connect4.app.records import Record
     from connect4.net.api import MAX_GAMES
     rig, server, listener = setup("srv20")
-    records = rig.app.records
+    records = rig.app.records()
     for i in range(MAX_GAMES + 5):
         records.append(Record("two", i % 2, (0, 0), i % 3, (0, 0), "4453627" * 3, "?" * 21))
     sent = []
@@ -400,6 +400,7 @@ def test_the_games_go_out_a_record_at_a_time_newest_first():
             opened.append(stream)
             return stream
         records.recent = recent
+        rig.app.records = lambda: records  # the app hands this one out
         answers = []  # kept here: CPython would close a dropped generator by itself, MicroPython not
         real_games = server.api.games
 

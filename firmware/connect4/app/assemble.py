@@ -14,10 +14,8 @@ from connect4.engine.player import AIPlayer
 from connect4.engine.rng import Rng
 from connect4.engine.search import Searcher
 from connect4.app.game import App
-from connect4.app.menu import Menu
 from connect4.app.turn import Turn
 from connect4.app.store import Store
-from connect4.app.records import Records
 from connect4.app.resume import SavedGame
 
 _SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt, the game in progress: game.txt
@@ -50,9 +48,8 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="bo
     searcher = Searcher(tt_entries=cfg["tt_entries"], poll_interval=cfg["poll_interval"], clock=clock)
     ai = AIPlayer(seed=seed, searcher=searcher, book=open_book(book_path))
     store = settings_store(cfg, fs)
-    records = Records(flash + "games.txt", fs=fs)
     return App(hw.display, hw.input, store, cfg, Turn(searcher, ai, cfg, clock),
-               Menu(store.settings, store.stats, None, records), Board(), Rng(seed ^ 0x5DEECE6),
-               clock=clock, wdt=hw.wdt, listener=listener, records=records,
+               Board(), Rng(seed ^ 0x5DEECE6),
+               clock=clock, wdt=hw.wdt, listener=listener, records=(flash + "games.txt", fs),
                saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge,
                after_crash=hw.after_crash)

@@ -5,8 +5,10 @@ levels, settings, thinking...), `settings()`, `records()`. Writes are
 commands (`move`, `new_game`, `change_settings`, `hint`): checked here,
 queued, and applied by the app at a safe point of its loop (App.step), never
 inside the AI's search; a new game or a change of mode, level or blunder
-stops a search under way at its next poll (`interrupt`). Settings go through
-the app's one rule (`change`, here, then App._restart_for, the menu's too).
+stops a search under way at its next poll (`interrupt`). Settings themselves
+are taken at once (`settle`: a read that follows the answer sees them, and they
+are on flash before it), what they do to the game goes through the app's one
+rule at the safe point (`follow`, then App._restart_for, the menu's too).
 
 For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
 `set_pump()` gives the server its rounds (from the loop and from the
@@ -19,7 +21,7 @@ names cost the heap nothing otherwise.
 from connect4.engine.board import parse_size
 from connect4.app import store
 from connect4.app.render import fits, sizes
-from connect4.app.game import MODE_AI, MODE_DEMO, INTRO, PLAY, HINT, MENU, REPLAY
+from connect4.app.states import MODE_AI, MODE_DEMO, INTRO, PLAY, HINT, MENU, REPLAY
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
 from connect4.app.scroll import Scroller
 
@@ -61,18 +63,25 @@ def _apply_move(app, col, now):
         app.drop(col, now)
 
 
-def change(app, data, now, new_game=False):
-    """Settings from elsewhere than the menu (the page): saved, then the menu's rule
-    (App._restart_for); new_game: a new game in any case. In the menu (or a replay, which
-    goes back to it) the changes wait for the menu to close, as its own would. (Here, not
-    in the App: only the page changes settings so, and this module loads with Wi-Fi.)"""
+def settle(app, data):
+    """Settings from elsewhere than the menu (the page), taken at once: kept in the settings,
+    the brightness shown, saved; so a read that follows the answer sees them, and a power cut
+    after it keeps them. What they do to the game waits for the app's safe point (follow).
+    (Here, not in the App: only the page changes settings so, and this module loads with
+    Wi-Fi.) The keys that changed, and whether the flash took them."""
     settings = app.settings
     changed = [key for key in data if settings[key] != data[key]]
     for key in data:
         settings[key] = data[key]
     if "brightness" in changed:
         app._set_brightness(settings["brightness"])
-    app.store.save()
+    return changed, app.store.save()
+
+
+def follow(app, changed, now, new_game=False):
+    """What changed settings do to the game, at the app's safe point (App.step): the menu's
+    rule (App._restart_for); new_game: a new game in any case. In the menu (or a replay,
+    which goes back to it) the changes wait for the menu to close, as its own would."""
     app.interrupt = False
     if app.state == MENU or app.state == REPLAY:
         for key in changed:
@@ -83,14 +92,14 @@ def change(app, data, now, new_game=False):
     app._restart_for(changed, now, new_game)
 
 
-def _apply_settings(app, data, now):
+def _apply_settings(app, changed, now):
     app.last_input = now
-    change(app, data, now)  # the menu's rule: a new level is a new game
+    follow(app, changed, now)  # the menu's rule: a new level is a new game
 
 
-def _apply_new(app, data, now):
+def _apply_new(app, changed, now):
     app.last_input = now
-    change(app, data, now, True)
+    follow(app, changed, now, True)
 
 
 def _apply_hint(app, arg, now):
@@ -150,8 +159,8 @@ class Face:
         return out
 
     def records(self):
-        """The game records (connect4.app.records.Records), or None."""
-        return self.app.records
+        """The game records (connect4.app.recordfile.Records, loaded for the caller), or None."""
+        return self.app.records()
 
     def human_turn(self):
         return human_turn(self.app)
@@ -186,17 +195,25 @@ class Face:
         self.app.commands.append((_apply_move, col))
 
     def new_game(self, data):
+        """A new game with these settings (taken at once: settle); False if the flash
+        refused them."""
         app = self.app
-        app.commands.append((_apply_new, data))
+        changed, saved = settle(app, data)
+        app.commands.append((_apply_new, changed))
         app.interrupt = True  # a search under way stops at its next poll
+        return saved
 
     def change_settings(self, data):
+        """Settings taken at once (settle), what they do to the game queued; False if the
+        flash refused them."""
         app = self.app
-        app.commands.append((_apply_settings, data))
+        changed, saved = settle(app, data)
+        app.commands.append((_apply_settings, changed))
         for key in _RESTARTS:
-            if key in data and data[key] != app.settings[key]:
-                app.interrupt = True  # a new game comes (change): stop the search
+            if key in changed:
+                app.interrupt = True  # a new game comes (follow): stop the search
                 break
+        return saved
 
     def hint(self):
         self.app.commands.append((_apply_hint, None))

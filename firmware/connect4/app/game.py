@@ -89,31 +89,13 @@ from connect4.engine.board import Board, MAX_COLS, MAX_ROWS, parse_size
 from connect4.engine.search import is_win_score
 from connect4.hw.display import brightness_for
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
+from connect4.modules import forget, use
 from connect4.app import store, turn
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.menu import CLOSE, WIFI, FORGET
 from connect4.app.records import Record
 from connect4.app.render import Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw
-
-# the states (connect4.app.turn has its own copies of THINK, CHOSEN, HELD, HINT, _TICK and
-# MODE_DEMO: it cannot import this module, which imports it; tests/test_app_turn.py checks they agree)
-INTRO = const(0)
-PLAY = const(1)
-THINK = const(2)
-DROP = const(3)
-OVER = const(4)
-MENU = const(5)
-CHOSEN = const(6)
-HELD = const(7)
-REPLAY = const(8)
-HINT = const(9)
-# the state methods' signals beside the input events (LEFT ... LONG_SELECT, all > 0)
-_TICK = const(-1)
-_ENTER = const(-2)
-
-MODE_AI = const(0)
-MODE_TWO = const(1)
-MODE_DEMO = const(2)
+from connect4.app.states import (INTRO, PLAY, THINK, DROP, OVER, MENU, CHOSEN, HELD, REPLAY, HINT,  # noqa: F401
+                                 TICK as _TICK, ENTER as _ENTER, MODE_AI, MODE_TWO, MODE_DEMO)
 
 _MODE_NAMES = const(("vs AI", "two players", "demo"))
 
@@ -133,7 +115,7 @@ _RESUMES = const(2)  # a saved game taken back after crashes this often with no 
 
 
 class App:
-    def __init__(self, display, inp, settings_store, cfg, turn, menu, board, rng, clock=time,
+    def __init__(self, display, inp, settings_store, cfg, turn, board, rng, clock=time,
                  wdt=None, listener=None, records=None, saved=None, wifi=None, judge=None,
                  after_crash=False):
         self.display = display
@@ -150,13 +132,11 @@ class App:
         self.rng = rng  # connect4.engine.rng.Rng: the demo's levels
         self.board = board  # connect4.engine.board.Board: the game
         self.settings = settings_store.settings
-        self.records = records  # connect4.app.records.Records, or None: no records
+        self.records_at = records  # (path, fs) of the records file (records()), or None: none
         self.saved = saved  # connect4.app.resume.SavedGame, or None: the game is not kept
         self.after_crash = after_crash  # this start follows a crash (the hardware's, _resume)
-        self.menu = menu  # connect4.app.menu.Menu on the same settings, stats and records
-        menu.on_brightness = self._set_brightness
-        menu.panel = (display.width, display.height)
-        self.replay = None  # the Replay in REPLAY
+        self.menu = None  # connect4.app.menu.Menu in MENU and REPLAY (loaded only then)
+        self.replay = None  # the Replay in REPLAY (connect4.app.replay)
         # the game's record: hints by side, each move's known value (_learn, drop)
         self.judge = judge  # judge(moves, size) -> marks string or None (the simulator's perfect solver)
         self.hints = [0, 0]
@@ -189,6 +169,7 @@ class App:
         self.pump = None
         self.web = None  # the Server serving this app, if any
         self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
+        self.wifi_on = False  # Wi-Fi as it is (the menu shows it; the saved switch: settings["wifi"])
         self.wifi_factory = wifi  # wifi(app, cfg) -> the Link (connect4.boot's), or None: no Wi-Fi
         self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
         # drop animation
@@ -230,7 +211,16 @@ class App:
         self.state = state
         self.state_since = now
         self.dirty = True
+        if self.menu is not None and state != MENU and state != REPLAY:
+            self._drop_menu()
         _STATES[state](self, _ENTER, now)
+
+    def _drop_menu(self):
+        """The menu is left: its code leaves the heap with it (connect4.app.menu, its statistics
+        pages and games list, the replay: loaded again when it opens). With Wi-Fi on, the heap's
+        room is the network's margin (docs/web.md#cost)."""
+        self.menu = self.replay = None
+        forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay")
 
     def _event(self, ev, now):
         """An input event: the rules for every state, then the state's own handler."""
@@ -332,42 +322,9 @@ class App:
             self.new_game(now)
 
     def _on_menu(self, sig, now):
-        """The settings; closing decides the next game (close_menu). Idle here starts the demo."""
-        if sig == _ENTER:
-            if self.replay is None:
-                self.menu.open(self.settings, self.store.stats)
-            else:
-                self.replay = None  # back from a replay: the games list as it was
-        elif sig == _TICK:
-            if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
-                if self.menu.changed:
-                    self.store.save()
-                mode = self._mode_index(self.settings["mode"])
-                self.start_demo(now, -1 if mode == MODE_DEMO else mode)
-        else:
-            self.dirty = True
-            done = self.menu.event(sig)
-            if done == CLOSE:
-                self.input.flush()
-                self.close_menu(now)
-            elif done == WIFI:
-                self.wifi(now, self.menu.wifi_on)
-                if self.settings["wifi"] != self.menu.wifi_on:  # the switch as it stands, kept
-                    self.settings["wifi"] = self.menu.wifi_on
-                    self.store.save()
-            elif done == FORGET:
-                link = self._link(now)
-                if link is not None:
-                    link.forget_phones(now)
-            elif done:  # the Record chosen on the games list
-                from connect4.app import replay  # loaded when first needed
-                d = self.display
-                try:
-                    layout = Layout(d.width, d.height, *parse_size(done.size))
-                except ValueError:  # a game from a bigger panel (its records copied here)
-                    return
-                self.replay = replay.start(done, now, layout)
-                self._go(REPLAY, now)
+        """The settings (connect4.app.menu's step, loaded while the menu shows)."""
+        from connect4.app import menu
+        menu.step(self, sig, now)
 
     def wifi(self, now, on):
         """The menu's Wi-Fi item: on (or, if on, the address again) or off; start() turns it
@@ -383,7 +340,12 @@ class App:
             link.on(now)
         elif self.link is not None:
             self.link.off()
-        self.menu.wifi_on = on and self.link is not None and self.link.error is None
+        self._wifi_is(on and self.link is not None and self.link.error is None)
+
+    def _wifi_is(self, on):
+        self.wifi_on = on
+        if self.menu is not None:
+            self.menu.wifi_on = on
 
     def _link(self, now):
         """The Wi-Fi link (the menu's Wi-Fi and "forget paired phones"), made at first need by
@@ -398,7 +360,7 @@ class App:
     def short_of_memory(self, now):
         """Wi-Fi could not get the memory it needs: NO MEMORY scrolls over the game, which
         goes on untouched, and Wi-Fi stays off (the menu says so)."""
-        self.menu.wifi_on = False
+        self._wifi_is(False)
         gc.collect()
         try:
             from connect4.app.scroll import Scroller  # only now: the heap is the problem
@@ -408,21 +370,9 @@ class App:
         self.dirty = True
 
     def _on_replay(self, sig, now):
-        """A recorded game again (connect4.app.replay); a long press goes back to the list."""
-        replay = self.replay
-        if sig == _TICK:
-            if replay.step(now):  # type: ignore[union-attr]  # set on entry
-                self.dirty = True
-            if self.cfg["demo_idle_ms"] and self.idle_ms >= self.cfg["demo_idle_ms"]:
-                self.replay = None
-                mode = self._mode_index(self.settings["mode"])
-                self.start_demo(now, -1 if mode == MODE_DEMO else mode)
-        elif sig == LONG_SELECT:
-            self.input.flush()
-            self._go(MENU, now)  # its entry drops the replay
-        elif sig != _ENTER:
-            replay.event(sig, now)  # type: ignore[union-attr]
-            self.dirty = True
+        """A recorded game again (connect4.app.replay's step, loaded with the menu)."""
+        from connect4.app import replay
+        replay.step(self, sig, now)
 
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
@@ -509,13 +459,6 @@ class App:
         """The menu; closing it unchanged goes back to `back_to` (PLAY or OVER; -1: a new game)."""
         self.menu_return = back_to
         self._go(MENU, now)
-
-    def close_menu(self, now):
-        changed = self.menu.changed
-        if changed:
-            self.store.save()
-        if not self._restart_for(changed, now, self.menu_return < 0 or self.mode == MODE_DEMO):
-            self._go(self.menu_return, now)
 
     def _restart_for(self, changed, now, leaving):
         """The one rule for changed settings, the menu's and the page's: a new mode, level,
@@ -623,39 +566,18 @@ class App:
                       (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
                       0, board.size)
 
+    def records(self):
+        """The records file (connect4.app.recordfile's Records, loaded for its user and gone
+        from the heap with it), or None: no records."""
+        at = self.records_at
+        if at is None:
+            return None
+        return use("connect4.app.recordfile").Records(at[0], fs=at[1])
+
     def _end_game(self, result):
-        """The game ends (result 0-2) or is left (3, abandoned): counted in the statistics (a
-        finished game of ai or two), appended to the records, no longer in progress. Each
-        step once, whatever power cut comes between them: the ending is written first in the
-        game's file with the game's count in the statistics and number in the records
-        (connect4.app.resume), and an ending taken back from there at the next start
-        (`saved.ending`) does only the steps that did not happen."""
-        gc.collect()  # room for the files it writes, each open with a cache of its own
-        stats = self.store.stats
-        records = self.records
-        saved = self.saved if self.mode != MODE_DEMO else None  # (the demo's are not kept)
-        counted = result != _ABANDONED and (self.mode == MODE_AI or self.mode == MODE_TWO)
-        record = self._as_record(result, self.judge)
-        taken = saved.ending if saved is not None else None
-        if taken is not None:  # an end taken back: what it wrote first
-            count, number = taken
-        else:  # a new end
-            count = stats["ended"] + 1 if counted else 0
-            number = records.last() + 1 if records is not None and saved is not None else 0
-            if saved is not None:
-                record.number = number
-                saved.save(record, 0, self.ai.rng, self.cursor, count)
-        if count > stats["ended"]:
-            if self.mode == MODE_AI:
-                self.store.record_ai(self.game_levels[1], result, self.board.size)
-            else:
-                self.store.record_two(result, self.board.size)
-            stats["ended"] = count
-            self.store.save()
-        if records is not None and not (taken is not None and records.last() == number):
-            records.append(record)
-        if saved is not None:
-            saved.clear()  # recorded: no longer in progress
+        """The game ends (result 0-2) or is left (3, abandoned): connect4.app.ending's end,
+        loaded for it (a game's end is rare: its code need not stay on the heap)."""
+        use("connect4.app.ending").end(self, result)
 
     # ---- the game in progress, kept on flash (connect4.app.resume)
     def _keep(self, resumes):
@@ -708,7 +630,7 @@ class App:
             draw_intro(d, t)
             return
         if state == MENU:
-            self.menu.render(d, now)
+            self.menu.render(d, now)  # type: ignore[union-attr]  # made on entering MENU
             return
         if state == REPLAY:
             self.replay.render(d, self.replay.layout, now)  # type: ignore[union-attr]  # set in REPLAY
@@ -779,7 +701,7 @@ class App:
         (files are closed where they are read). connect4.boot calls it after a crash, before
         the next app starts: a server left listening would keep the port. Never raises."""
         self.pump = None
-        self.menu.wifi_on = False
+        self._wifi_is(False)
         link = self.link
         if link is not None:
             try:

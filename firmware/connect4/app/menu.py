@@ -33,6 +33,11 @@ The last page counts the hints asked for (white).
 
 Games list: connect4.app.replay's, loaded when first opened; a press on a
 game makes event() return its Record (the app replays it).
+
+The app's state MENU is `step` here (connect4.app.game's table names it through
+App._on_menu); the app loads this module when the menu opens and drops it, with
+the statistics pages and the replay, when the menu is left (App._drop_menu):
+with Wi-Fi on, the heap's room is the network's margin.
 """
 from micropython import const
 
@@ -40,9 +45,10 @@ from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.hw.display import mix
 from connect4.engine.board import parse_size
 from connect4.app import store
-from connect4.app.render import sizes
+from connect4.app.render import Layout, sizes
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, WHITE, DIM, RED,
                                  YELLOW, GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
+from connect4.app.states import REPLAY, TICK, ENTER, MODE_DEMO
 
 ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "phones", "stats", "games",
          "back")
@@ -68,7 +74,7 @@ class Menu:
         self.settings = settings  # the store's dicts, changed in place
         self.stats = stats
         self.on_brightness = on_brightness
-        self.records = records  # connect4.app.records.Records, or None
+        self.records = records  # records() -> the records file (App.records), or None
         self.games = None  # the games list (connect4.app.replay.GameList) while it shows
         self.item = 0
         self.editing = False
@@ -79,16 +85,6 @@ class Menu:
         self.wifi_on = False  # Wi-Fi as it is (App.wifi sets it); the saved switch: settings["wifi"]
         self.forget = False  # the phones item turned to "forget", not yet confirmed
         self.panel = (8, 8)  # the display's width and height (the app's): the sizes it shows
-
-    def open(self, settings, stats):
-        self.settings = settings
-        self.stats = stats
-        self.item = 0
-        self.editing = False
-        self.page = -1
-        self.games = None
-        self.changed = []
-        self.forget = False
 
     def event(self, ev):
         """Handle one input event; returns CLOSE when the menu should close, a Record to replay."""
@@ -130,7 +126,7 @@ class Menu:
                 self.page_since = self.now
             elif self.item == _GAMES:
                 from connect4.app import replay  # loaded when first needed
-                self.games = replay.games(self.records)
+                self.games = replay.games(self.records() if self.records is not None else None)
             else:
                 self.editing = True
         return 0
@@ -259,3 +255,57 @@ class Menu:
     def table(self):
         """The statistics of the board size chosen ({"ai", "two"}: connect4.app.store)."""
         return store.table(self.stats, self.settings["size"])
+
+
+def step(app, sig, now):
+    """The app's state MENU: the settings; closing decides the next game (close). Idle
+    here starts the demo. The Menu is made on entry (kept while a replay chosen from its
+    games list runs: back from it, the list is as it was)."""
+    if sig == ENTER:
+        if app.menu is None:
+            d = app.display
+            m = app.menu = Menu(app.settings, app.store.stats, app._set_brightness, app.records)
+            m.panel = (d.width, d.height)
+            m.wifi_on = app.wifi_on
+        app.replay = None
+    elif sig == TICK:
+        if app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
+            if app.menu.changed:
+                app.store.save()
+            mode = app._mode_index(app.settings["mode"])
+            app.start_demo(now, -1 if mode == MODE_DEMO else mode)
+    else:
+        app.dirty = True
+        m = app.menu
+        done = m.event(sig)
+        if done == CLOSE:
+            app.input.flush()
+            close(app, now)
+        elif done == WIFI:
+            app.wifi(now, m.wifi_on)
+            if app.settings["wifi"] != app.wifi_on:  # the switch as it stands, kept
+                app.settings["wifi"] = app.wifi_on
+                app.store.save()
+        elif done == FORGET:
+            link = app._link(now)
+            if link is not None:
+                link.forget_phones(now)
+        elif done:  # the Record chosen on the games list
+            from connect4.app import replay  # loaded when first needed
+            d = app.display
+            try:
+                layout = Layout(d.width, d.height, *parse_size(done.size))
+            except ValueError:  # a game from a bigger panel (its records copied here)
+                return
+            app.replay = replay.start(done, now, layout)
+            app._go(REPLAY, now)
+
+
+def close(app, now):
+    """Close the menu: its changes saved, then the one rule for changed settings
+    (App._restart_for), else back to where it was opened."""
+    changed = app.menu.changed
+    if changed:
+        app.store.save()
+    if not app._restart_for(changed, now, app.menu_return < 0 or app.mode == MODE_DEMO):
+        app._go(app.menu_return, now)

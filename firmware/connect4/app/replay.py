@@ -1,7 +1,8 @@
 """The games list of the menu, and a recorded game played again (the app's REPLAY state).
 
 Loaded when first needed (the menu's games item): a board that never
-replays never holds it.
+replays never holds it; the app drops it with the menu (App._drop_menu). The
+app's state REPLAY is `step` here.
 
 Games list: the records newest first (connect4.app.records); turning walks
 it, a press on a game replays it (REPLAY), a press on an empty list goes
@@ -26,10 +27,11 @@ from micropython import const
 from time import ticks_diff
 
 from connect4.engine.board import Board, parse_size
-from connect4.hw.input import LEFT, RIGHT, SELECT
+from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app.glyphs import RED, YELLOW, GREEN, BLUE, WHITE, DIM, MODE_COLORS, draw_number
 from connect4.app.render import draw_board, draw_frame, draw_win, draw_draw
 from connect4.app.store import MODES
+from connect4.app.states import MENU, TICK, ENTER, MODE_DEMO
 
 STEP_MS = const(900)  # the pace of the discs
 _DROP_ROW_MS = const(45)
@@ -178,3 +180,21 @@ def games(records):
 def start(record, now, layout):
     """The replay of `record` from `now`, on `layout` (its size's)."""
     return Replay(record, now, layout)
+
+
+def step(app, sig, now):
+    """The app's state REPLAY: the recorded game again; a long press goes back to the list."""
+    replay = app.replay
+    if sig == TICK:
+        if replay.step(now):
+            app.dirty = True
+        if app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
+            app.replay = None
+            mode = app._mode_index(app.settings["mode"])
+            app.start_demo(now, -1 if mode == MODE_DEMO else mode)
+    elif sig == LONG_SELECT:
+        app.input.flush()
+        app._go(MENU, now)  # its entry drops the replay
+    elif sig != ENTER:
+        replay.event(sig, now)
+        app.dirty = True

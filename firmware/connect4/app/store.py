@@ -156,14 +156,16 @@ def set_aside(fs, path):
 
 
 def replace(fs, path, tmp, text):
-    """Write `text` (str, or bytes: a binary file) to `path` atomically: to `tmp`, then renamed
-    over `path`. None, or why the flash refused (in a few words; `tmp` removed, the old file
-    kept); never raises."""
+    """Write `text` (str; bytes: a binary file; or an iterable of str pieces, each written as it
+    comes, so that a long file is never whole in the heap) to `path` atomically: to `tmp`,
+    then renamed over `path`. None, or why the flash refused (in a few words; `tmp` removed,
+    the old file kept); never raises."""
     try:
         f = fs.open(tmp, "wb" if isinstance(text, bytes) else "w")
         try:
-            if f.write(text) != len(text):
-                raise OSError(28)  # a short write: flash full
+            for piece in (text,) if isinstance(text, (str, bytes)) else text:
+                if f.write(piece) != len(piece):
+                    raise OSError(28)  # a short write: flash full
         finally:
             f.close()
         fs.rename(tmp, path)
@@ -274,9 +276,25 @@ class Store:
 
     def save(self):
         """Write atomically; False (old file kept) if the flash refused."""
-        text = json.dumps({"version": VERSION, "settings": self.settings, "stats": self.stats})
-        err = replace(self.fs, self.path, self.tmp, text)
+        err = replace(self.fs, self.path, self.tmp, self._pieces())
         return True if err is None else refused(self, "settings and statistics", err)
+
+    def _pieces(self):
+        """The file's JSON a piece at a time, none over a few hundred bytes: the statistics grow
+        a table for each board size played, and one string of them all could find no room in
+        the chip's heap with Wi-Fi on (a page's settings write saves it)."""
+        stats = self.stats
+        yield '{"version": %d, "settings": %s, "stats": {' % (VERSION, json.dumps(self.settings))
+        for key in stats:
+            if key != "sizes":
+                yield '"%s": %s, ' % (key, json.dumps(stats[key]))
+        yield '"sizes": {'
+        sep = ""
+        sizes = stats["sizes"]
+        for size in sizes:
+            yield '%s"%s": %s' % (sep, size, json.dumps(sizes[size]))
+            sep = ", "
+        yield "}}}"
 
     # statistics, by board size
     def record_ai(self, level, result, size=CLASSIC):

@@ -17,8 +17,8 @@ minimum think time (THINK and CHOSEN share one clock), or at a press; HELD
 drops it once the press is released as a click (a long press opens the menu
 in the app's common rules); in the demo, HELD leaves the demo.
 
-connect4.app.game imports this module, never the reverse: the few state
-numbers used here are copies of its own (tests/test_app_turn.py checks them).
+connect4.app.game imports this module, never the reverse: the state numbers
+are connect4.app.states'.
 """
 import gc
 
@@ -29,12 +29,8 @@ from connect4.engine.search import STOP_POLL
 from connect4.hw.display import scale
 from connect4.hw.input import SELECT
 from connect4.app.render import pulse
+from connect4.app.states import CHOSEN, HELD, TICK, MODE_DEMO
 
-# connect4.app.game's (copies: it imports this module)
-_CHOSEN = const(6)
-_HELD = const(7)
-_TICK = const(-1)
-_MODE_DEMO = const(2)
 _PULSE_MS = const(60)  # the thinking disc's redraw period inside the search (a show() costs a few ms on the chip)
 _HELD_GRACE_MS = const(150)  # a press seen by the search but never by the buttons
 
@@ -98,7 +94,7 @@ class Turn:
 def hint(app, sig, now):
     """The top level's move for the side to move: one frame, the search (a press stops
     it), then the app takes it (App.hinted: the cursor on it, blinking, in PLAY)."""
-    if sig != _TICK or (app._elapsed(now) <= 0 and app.dirty):  # one frame first (think)
+    if sig != TICK or (app._elapsed(now) <= 0 and app.dirty):  # one frame first (think)
         return
     turn = app.turn
     turn._start(now)
@@ -116,13 +112,13 @@ def hint(app, sig, now):
 def think(app, sig, now):
     """The AI's turn: a frame shows its pulsing disc, then the search blocks the loop
     (its poll hook keeps the matrix alive); then CHOSEN, or HELD if a press stopped it."""
-    if sig != _TICK or (app._elapsed(now) <= 0 and app.dirty):
+    if sig != TICK or (app._elapsed(now) <= 0 and app.dirty):
         return  # one frame first: the step that entered THINK draws the AI's disc (the search
         # itself shows nothing until its first poll)
     turn = app.turn
     ai = turn.ai
     ai.set_level(app.game_levels[app.side_to_move()])  # the game's, not the settings'
-    if app.mode == _MODE_DEMO:
+    if app.mode == MODE_DEMO:
         ai.blunder = None
     else:
         blunder = app.settings["blunder"]
@@ -139,16 +135,16 @@ def think(app, sig, now):
     turn.last_search = result
     app._learn(result)
     if result.stopped == STOP_POLL:
-        app._go(_HELD, turn.clock.ticks_ms())
+        app._go(HELD, turn.clock.ticks_ms())
     else:
-        app._go(_CHOSEN, app.state_since)  # CHOSEN keeps the clock of the turn, which began in THINK
+        app._go(CHOSEN, app.state_since)  # CHOSEN keeps the clock of the turn, which began in THINK
 
 
 def chosen(app, sig, now):
     """The AI has its move; it drops once the turn (THINK and CHOSEN: _elapsed) has lasted
     the minimum think time, or at a press."""
-    if sig == _TICK:
-        wait = app.cfg["demo_move_ms"] if app.mode == _MODE_DEMO else app.cfg["ai_min_think_ms"]
+    if sig == TICK:
+        wait = app.cfg["demo_move_ms"] if app.mode == MODE_DEMO else app.cfg["ai_min_think_ms"]
         if app._elapsed(now) >= wait:
             app.drop(app.turn.last_search.move, now)  # type: ignore[union-attr]  # set by the search
     elif sig == SELECT:
@@ -158,8 +154,8 @@ def chosen(app, sig, now):
 def held(app, sig, now):
     """A new press stopped the search: a click plays the best move so far, a long
     press opens the menu (App._event); a press the buttons never report counts as a click."""
-    if sig == _TICK:
-        if app.mode == _MODE_DEMO:
+    if sig == TICK:
+        if app.mode == MODE_DEMO:
             app.leave_demo(now)
         elif (not app.input.busy() and not app.input.pressed()
               and app._elapsed(now) >= _HELD_GRACE_MS):

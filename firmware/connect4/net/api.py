@@ -35,6 +35,8 @@ Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
 """
 import json
 
+from connect4.modules import use
+
 MAX_BODY = 512  # bytes of JSON a write may carry
 RESULTS = ("red", "yellow", "draw", "abandoned")  # a record's result, by its number
 SIDES = ("red", "yellow")
@@ -185,7 +187,8 @@ class Api:
         bad = check_settings(self.face, data, GAME_KEYS)
         if bad:
             return bad
-        self.face.new_game(data)
+        if not self.face.new_game(data):
+            return error(507, "not saved (flash): the new game comes, its settings only until the board restarts")
         return 200, {"queued": "new"}
 
     def set_settings(self, auth, body):
@@ -209,13 +212,13 @@ class Api:
                                or "password" not in wifi):
                 return error(400, "wifi: expected {\"ssid\", \"password\"}, or {\"ssid\": \"\"} to forget it")
             ssid, password = wifi["ssid"], wifi.get("password", "")
-            from connect4.net.netconf import valid_ssid, valid_password
-            if not ((ssid == "" or valid_ssid(ssid)) and valid_password(password)):
+            nc = use("connect4.net.netconf")  # (loaded for the check, not kept)
+            if not ((ssid == "" or nc.valid_ssid(ssid)) and nc.valid_password(password)):
                 return error(400, "wifi: SSID of 1-32 bytes, password of 8-63 characters or none")
             if not self.netconf.set_network(ssid, password):
                 return error(507, "wifi: not saved (flash)")
-        if game:
-            self.face.change_settings(game)
+        if game and not self.face.change_settings(game):
+            return error(507, "not saved (flash): the settings hold until the board restarts")
         return 200, {"queued": "settings"}
 
 

@@ -8,11 +8,16 @@ server starts (or, if one already serves the app, as in the simulator's
 point's key and the pairing code; `show()` scrolls them again on request.
 Nothing here blocks: joining is watched from the app's pump. The menu's
 "forget paired phones" comes here too (`forget_phones`), Wi-Fi on or off.
+
+The Wi-Fi settings' code (connect4.net.netconf) is loaded only to read or
+write them (`_conf`): the link keeps the home network's name and the access
+point's key, and stands for the settings before the API (`configured`,
+`set_network`).
 """
 from time import ticks_ms, ticks_diff
 
+from connect4.modules import use
 from connect4.net import wifi
-from connect4.net.netconf import NetConf
 
 JOIN_MS = 20000
 
@@ -21,7 +26,8 @@ class Link:
     def __init__(self, face, cfg):
         self.face = face  # the game (connect4.app.face.Face)
         self.cfg = cfg
-        self.netconf = NetConf(cfg["flash_dir"]).load()
+        self.home = ""  # the home network's name ("": none set: our own access point) ...
+        self.ap_password = ""  # ... and our own access point's key, as on() read them
         self.server = None  # the one this link started
         self.joining_since = None
         self.ssid = ""
@@ -33,10 +39,11 @@ class Link:
         if self.address is not None or self.joining_since is not None:
             self.show(now)
             return
-        nc = self.netconf
         try:
             self.face.resize_table(self.cfg["tt_entries_wifi"])  # smaller while Wi-Fi shares the heap
-            if nc.configured():
+            nc = self._conf()  # read afresh (the password: kept for the join only)
+            self.home, self.ap_password = nc.ssid, nc.ap_password
+            if self.home:
                 wifi.start_join(nc.ssid, nc.password)
                 self.ssid = nc.ssid
                 self.joining_since = now
@@ -48,7 +55,7 @@ class Link:
             self._failed(e, now)
 
     def _access_point(self, now):
-        self.ssid, address = wifi.start_ap(self.netconf.ap_password)
+        self.ssid, address = wifi.start_ap(self.ap_password)
         self._up(address, now)
 
     def _up(self, address, now):
@@ -63,10 +70,12 @@ class Link:
             from connect4.net.pairing import Pairing
             cfg = self.cfg
             pairing = Pairing(cfg["flash_dir"])  # the phones paired before: on flash
-            self.server = Server(face, pairing, self.netconf, net_free=wifi.net_free,
-                                 min_free=cfg["net_min_free"]).start(cfg["web_host"], cfg["web_port"])
+            web = self.server = Server(face, pairing, self, net_free=wifi.net_free,
+                                       min_free=cfg["net_min_free"]).start(cfg["web_host"], cfg["web_port"])
         else:  # web_port 0: no page served (the simulator without --web)
             face.set_pump(None)
+        if web is not None:
+            web.pairing.shown = self._new_code
         self.show(now)
 
     def _failed(self, e, now):
@@ -77,6 +86,23 @@ class Link:
             self.face.short_of_memory(now)
         else:
             self.face.say([("NO WIFI", "red")], now)
+
+    # ---- the Wi-Fi settings (connect4.net.netconf's file), as the API sees them
+    def _conf(self):
+        """The Wi-Fi settings, read now (connect4.net.netconf, loaded for this and dropped)."""
+        return use("connect4.net.netconf").NetConf(self.cfg["flash_dir"]).load()
+
+    def configured(self):
+        """Is a home network set (else the board makes its own access point)?"""
+        return bool(self.home)
+
+    def set_network(self, ssid, password):
+        """Keep a home network ("" forgets it), as NetConf.set_network; used from the next
+        time Wi-Fi comes on. False if the values are bad or not saved."""
+        nc = self._conf()
+        done = nc.set_network(ssid, password)
+        self.home = nc.ssid
+        return done
 
     def pump(self):
         """While joining: has the home network given an address (or is it time to give up)?"""
@@ -96,12 +122,19 @@ class Link:
             return
         web = self.server or self.face.web
         parts = [(self.address, "white")]
-        if not self.netconf.configured() or self.ssid != self.netconf.ssid:
-            parts.append((" " + self.ssid + " KEY " + self.netconf.ap_password, "orange"))
+        if self.ssid != self.home:  # our own access point: its name and key
+            parts.append((" " + self.ssid + " KEY " + self.ap_password, "orange"))
         if web is not None:
             parts.append((" CODE " + web.pairing.code, "green"))
             self._console(web.pairing.code)
         self.face.say(parts, now)
+
+    def _new_code(self, code):
+        """The page's pairing code changed (a forget, from the page or the menu; the lock
+        after wrong codes): the new one on the matrix and the console, where a phone's owner
+        reads it."""
+        self.face.say([(" CODE " + code, "green")], ticks_ms())
+        self._console(code)
 
     def _console(self, code):
         """The address and the code on the console too (a maker at the serial port; the
@@ -122,9 +155,8 @@ class Link:
             self.face.say([("NOT SAVED", "red")], now)  # forgotten until a restart only
             return
         parts = [("PHONES FORGOTTEN", "orange")]
-        if web is not None:
+        if web is not None:  # (the console has the code already: _new_code)
             parts.append((" CODE " + pairing.code, "green"))
-            self._console(pairing.code)
         self.face.say(parts, now)
 
     def off(self):

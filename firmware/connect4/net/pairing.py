@@ -55,13 +55,18 @@ class Pairing:
         self.save_error = None  # why the first refused write was refused (said once)
         self.misses = 0
         self.locked_at = None
+        self.shown = None  # shown(code): told of every code drawn after the first (the board shows it)
         self.code = self.new_code()
 
     def new_code(self):
-        """A fresh code of CODE_DIGITS digits (what the matrix shows)."""
+        """A fresh code of CODE_DIGITS digits (what the matrix shows): a forget's, or the
+        lock's after wrong codes; `shown` hears it, so that the board shows the code a
+        phone must now read."""
         b = self.randbytes(4)
         n = (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) % (10 ** CODE_DIGITS)
         self.code = "%04d" % n
+        if self.shown is not None:
+            self.shown(self.code)
         return self.code
 
     def locked(self):

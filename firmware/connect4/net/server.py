@@ -180,7 +180,8 @@ class Server:
     app calls `pump()`.
 
     pairing: a connect4.net.pairing.Pairing (its code is what the board shows);
-    netconf: the Wi-Fi settings (connect4.net.netconf) or None; games: a
+    netconf: the Wi-Fi settings (`configured()`, `set_network()`: connect4.net.link's Link on
+    the board, a connect4.net.netconf.NetConf in the simulator) or None; games: a
     callable giving the recorded games, or None; net_free: a callable giving the
     bytes free where the network allocates (connect4.net.wifi.net_free), or None;
     min_free: below it, new connections get 503.
