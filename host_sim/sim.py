@@ -269,10 +269,11 @@ def leave_game(flash):
     """The game in progress on the flash, if any, recorded as abandoned and no longer kept."""
     from connect4.app.recordfile import Records
     from connect4.app.resume import SavedGame
+    from connect4.app.takeback import load
     from connect4.engine.board import Board, parse_size
     from connect4.engine.rng import Rng
     saved = SavedGame(flash + "game.txt")
-    got = saved.load(lambda size: Board("", *parse_size(size)), Rng())  # the game's own size
+    got = load(saved, lambda size: Board("", *parse_size(size)), Rng())  # the game's own size
     if got is not None and saved.ending is None:  # (an ending: the app finishes it at its start)
         record = got[0]
         if JUDGE[0] is not None:  # the simulator's marks, as for every record it writes

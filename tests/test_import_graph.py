@@ -5,7 +5,8 @@ neither side can be read, tested or loaded without the other, and on the chip a
 module loaded for one job drags its importer's in. The graph is read
 statically with ast: every `import` and `from ... import` counts as an arrow,
 at the top of a module or inside a function (a lazy import is still a
-dependency). A circle is named module by module; the checker is shown firing on
+dependency), and so does a module loaded for one use by its name
+(connect4.modules.use("connect4.app.ending"), `__import__`). A circle is named module by module; the checker is shown firing on
 small synthetic sources.
 """
 import ast
@@ -73,6 +74,10 @@ def arrows(modules, bare=None):
                     target = known(base + "." + alias.name) or known(base)
                     if target:
                         got.add(target)
+            elif (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", ""))
+                  in ("use", "__import__") and node.args and isinstance(node.args[0], ast.Constant)
+                  and isinstance(node.args[0].value, str) and known(node.args[0].value)):
+                got.add(known(node.args[0].value))  # a module loaded by its name
         got.discard(name)
         graph[name] = got
     return graph
@@ -154,6 +159,9 @@ def test_the_checker_names_a_circle_of_top_level_and_function_level_imports():
     del modules["pkg.c"]
     assert circles(arrows(modules, {"chip": "stub"})) == ["stub -> top -> stub"]
     assert circles(arrows({"a": ("import b\n", False), "b": ("import os\n", False)})) == []
+    by_name = {"a": ("from m import use\n\ndef f():\n    use('b').g()\n", False),
+               "b": ("import a\n", False), "m": ("", False)}
+    assert circles(arrows(by_name)) == ["a -> b -> a"]  # a module loaded by its name is an arrow too
 
 
 def test_the_graph_holds_every_tree():
@@ -161,6 +169,7 @@ def test_the_graph_holds_every_tree():
     assert {"connect4.boot", "connect4.modules", "config", "host_sim.sim", "tools.bench.bench",
             "host_sim.stubs.machine"} <= set(graph)
     assert "connect4.modules" in graph["connect4.net.pairing"]  # a lazy import
+    assert "connect4.app.ending" in graph["connect4.app.game"]  # a module loaded by its name
     assert "host_sim.stubs.machine" in graph["connect4.hardware_setup"]  # a bare name
     assert {"machine", "micropython", "words"} <= set(bare_names())
     assert set(bare_names().values()) <= set(graph)

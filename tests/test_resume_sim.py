@@ -16,6 +16,7 @@ import pytest
 from connect4.app.game import OVER, PLAY
 from connect4.app.recordfile import Records
 from connect4.app.resume import SavedGame
+from connect4.app.takeback import load
 from connect4.app.store import Store
 from connect4.engine.board import Board
 from connect4.engine.rng import Rng
@@ -190,7 +191,7 @@ def test_a_mode_from_the_command_line_leaves_the_game_as_the_menu_would(tmp_path
     flash = str(tmp_path / "flash") + "/"
     one_disc(flash).close()
     headless(flash, "--mode", "two", "--seconds", "5")  # no change: the game goes on
-    assert SavedGame(flash + "game.txt").load(Board(), Rng())[0].moves == "4"
+    assert load(SavedGame(flash + "game.txt"), Board(), Rng())[0].moves == "4"
     assert list(Records(flash + "games.txt").recent()) == []
     r = headless(flash, "--mode", "demo", "--games", "1", "--seconds", "600")  # another mode: left
     assert "game 1, demo" in r.stdout and not os.path.exists(flash + "game.txt")
@@ -252,7 +253,7 @@ def test_a_watchdog_reset_counts_like_a_crash_and_a_power_cut_does_not(tmp_path,
             run_board(flash, 30000, overrides={"watchdog_ms": 2000}, cause=cause)
         assert machine.reset_cause() == machine.WDT_RESET
         cause = machine.WDT_RESET if watchdog else machine.PWRON_RESET
-        assert SavedGame(flash + "game.txt").load(Board(), Rng())[1] == (start if watchdog else 0)
+        assert load(SavedGame(flash + "game.txt"), Board(), Rng())[1] == (start if watchdog else 0)
     monkeypatch.setattr(App, "step", real)
     result, panel = run_board(flash, 3000, overrides={"watchdog_ms": 2000}, cause=cause)
     assert result == "stopped" and panel.apps[-1].after_crash is watchdog

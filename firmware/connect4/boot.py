@@ -4,14 +4,9 @@
 handling below: a config.py that cannot be read, a display that fails on
 its first write, a crash of the game.
 
-- Power-on gestures, on SELECT (the encoder's button, DROP on the
-  three-button build), within the first `safe_mode_ms` after power-on (two
-  corner LEDs are lit meanwhile):
-  - hold it 0.3 s and let go: safe mode, the game does not start and the
-    REPL stays free (all four corners light once it is safe mode);
-  - keep holding it 3 s: the hardware test (connect4/app/hwtest.py): every
-    LED cycles red, green, blue, white at low brightness and each input
-    lights its own marker; a long press ends it, and the REPL is free.
+- Power-on gestures, on SELECT, within the first `safe_mode_ms` after power-on
+  (connect4/poweron.py): safe mode (held 0.3 s) or the hardware test (held 3 s:
+  connect4/app/hwtest.py; a long press ends it, and the REPL is free).
   (The encoder button is on GPIO2, a strapping pin that must be high while
   the chip resets, so the window starts after reset rather than relying on a
   button held through it.)
@@ -33,57 +28,14 @@ import gc
 import os
 import sys
 import time
-from micropython import const
 
-from connect4.modules import forget
+from connect4.modules import forget, use
 from connect4.app.render import draw_error
-from connect4.app.glyphs import FRAME
 
 ERROR_LOG = "error.log"
 LOG_LIMIT = 8192
 CRASH_WINDOW_MS = 10000
 MAX_CRASHES = 5
-_SAFE_HOLD_MS = const(300)  # SELECT held this long at power-on: safe mode
-_TEST_HOLD_MS = const(3000)  # ... and on for this long: the hardware test
-
-_GAME = const(0)
-_SAFE = const(1)
-_HWTEST = const(2)
-
-
-def _corners(display, count):
-    display.clear()
-    w, h = display.width - 1, display.height - 1
-    for x, y in ((0, 0), (w, 0), (0, h), (w, h))[:count]:
-        display.set(x, y, FRAME)
-    display.show()
-
-
-def power_on_choice(hw, window_ms, clock=time):
-    """The game, safe mode (SELECT held 0.3 s within window_ms) or the hardware test (held 3 s)."""
-    display = hw.display
-    _corners(display, 2)
-    start = clock.ticks_ms()
-    held_since = None
-    safe = False
-    while True:
-        now = clock.ticks_ms()
-        if hw.input.pressed():
-            if held_since is None:
-                held_since = now
-            held = clock.ticks_diff(now, held_since)
-            if held >= _TEST_HOLD_MS:
-                return _HWTEST
-            if held >= _SAFE_HOLD_MS and not safe:
-                safe = True
-                _corners(display, 4)
-        elif safe:
-            return _SAFE
-        else:
-            held_since = None
-            if clock.ticks_diff(now, start) >= window_ms:
-                return _GAME
-        clock.sleep_ms(10)
 
 
 def fresh_seed():
@@ -147,7 +99,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
     log = cfg.get("flash_dir", "") + ERROR_LOG
     seed = None
     hw = None
-    choice = -1  # the power-on gesture's choice, made once
+    choice = None  # the power-on gesture's choice (connect4.poweron), made once
     crashes = 0
     app = None
     while True:
@@ -160,18 +112,14 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                 hw = hardware_setup.build(cfg)
                 del hardware_setup
                 forget("connect4.hardware_setup")
-            if choice < 0:
-                choice = power_on_choice(hw, cfg["safe_mode_ms"], clock) if cfg["safe_mode_ms"] else _GAME
-                if choice == _HWTEST:  # the wiring check; the held press gives no event
-                    from connect4.app.hwtest import HardwareTest
-                    print("connect4: hardware test (a long press ends it)")
-                    HardwareTest(hw.display, hw.input).run(clock, cfg["loop_ms"], stop)
-                    return "hwtest"
-                if choice == _SAFE:
-                    print("connect4: safe mode; the REPL is yours")
-                    hw.display.clear()
-                    hw.display.show()
-                    return "safe"
+            if choice is None:
+                choice = "game"
+                if cfg["safe_mode_ms"]:
+                    poweron = use("connect4.poweron")  # used once
+                    choice = poweron.choice(hw, cfg["safe_mode_ms"], clock)
+                    if choice != "game":
+                        return poweron.run(choice, hw, cfg, clock, stop)
+                    del poweron
                 hw.start_watchdog()
             from connect4.app.assemble import build_app  # used once an app: forgotten below
             app = build_app(cfg, hw, clock, seed, listener, book_path=book_path, wifi=wifi,
@@ -190,11 +138,11 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                 app.close()  # its Wi-Fi, server and sockets: the next app's to open
             app = None  # free the crashed app before the next one
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
-            if choice == _SAFE or choice == _HWTEST:  # asked for at power-on: never the game instead
+            if choice == "safe" or choice == "hwtest":  # asked for at power-on: never the game instead
                 if hw is not None:
                     from connect4 import fallback  # loaded only then
                     fallback.show_cross(hw.display)
-                return "safe" if choice == _SAFE else "hwtest"
+                return choice
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
                 crashes += 1
             else:

@@ -5,6 +5,7 @@ from connect4.app.game import PLAY, OVER, MODE_AI, MODE_TWO
 from connect4.app.records import Record
 from connect4.app.recordfile import Records
 from connect4.app.resume import SavedGame
+from connect4.app.takeback import load
 from connect4.engine.board import Board
 from connect4.engine.rng import Rng
 from fakes import Rig, tmpdir
@@ -22,20 +23,20 @@ def saved_game(path, rng, record=GAME, resumes=0, cursor=2):
 def test_save_load_and_clear_round_trip():
     path = tmpdir("resume1") + "game.txt"
     board = Board()
-    assert SavedGame(path).load(board, Rng(3)) is None and board.count == 0  # nothing saved
+    assert load(SavedGame(path), board, Rng(3)) is None and board.count == 0  # nothing saved
     rng = Rng(5)
     rng.below(7)
     saved_game(path, rng, resumes=1, cursor=5)
     assert not exists(path + ".tmp")
     other = Rng(99)
     s = SavedGame(path)
-    record, resumes, cursor = s.load(board, other)
+    record, resumes, cursor = load(s, board, other)
     assert board.moves_string() == "4453" and (other.hi, other.lo) == (rng.hi, rng.lo)
     assert (record.mode, record.first, record.levels, record.hints, record.moves, record.marks) == (
         "two", 1, (0, 0), (1, 0), "4453", "??W?")
     assert resumes == 1 and cursor == 5
     s.clear()
-    assert not exists(path) and SavedGame(path).load(Board(), Rng()) is None
+    assert not exists(path) and load(SavedGame(path), Board(), Rng()) is None
     s.clear()  # nothing there: nothing to do
 
 
@@ -59,10 +60,10 @@ def test_a_file_that_does_not_read_back_as_a_game_is_kept_aside():
         write(path, text)
         board = Board()
         rng = Rng(11)
-        assert SavedGame(path).load(board, rng) is None, text
+        assert load(SavedGame(path), board, rng) is None, text
         assert board.count == 0 and (rng.hi, rng.lo) == (Rng(11).hi, Rng(11).lo)
         assert read(path + ".bad") == text and not exists(path)
-    assert SavedGame(folder + "good.txt").load(Board(), Rng()) is not None
+    assert load(SavedGame(folder + "good.txt"), Board(), Rng()) is not None
 
 
 def test_a_write_cut_short_loses_nothing():
@@ -74,7 +75,7 @@ def test_a_write_cut_short_loses_nothing():
     assert s.save(parse_line(after), 0, Rng(3), 3) is False
     assert read(path) == before
     board = Board()
-    assert SavedGame(path).load(board, Rng()) is not None and board.moves_string() == "4453"
+    assert load(SavedGame(path), board, Rng()) is not None and board.moves_string() == "4453"
     assert not exists(path + ".tmp")  # the leftover is settled at the next start
     s = SavedGame(path, FlakyFiles(fail_write=True))  # the flash full
     assert s.save(parse_line(after), 0, Rng(3), 3) is False
@@ -83,7 +84,7 @@ def test_a_write_cut_short_loses_nothing():
     path2 = folder + "first.txt"
     write(path2 + ".tmp", before)
     board = Board()
-    assert SavedGame(path2).load(board, Rng()) is not None and board.moves_string() == "4453"
+    assert load(SavedGame(path2), board, Rng()) is not None and board.moves_string() == "4453"
     assert exists(path2) and not exists(path2 + ".tmp")
 
 

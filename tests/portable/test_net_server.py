@@ -370,7 +370,7 @@ def test_the_games_go_out_a_record_at_a_time_newest_first():
     each send is one record's piece (on the chip a 5 KB answer in one block made the heap grow
     into the network's memory); a client gone mid-answer closes the records' file at once."""
     from connect4.app.records import Record
-    from connect4.net.api import MAX_GAMES
+    from connect4.net.gamelist import MAX_GAMES
     rig, server, listener = setup("srv20")
     records = rig.app.records()
     for i in range(MAX_GAMES + 5):

@@ -137,6 +137,7 @@ def steps():
     # them; this VM has no sockets, so the server is built but not listening, and one state
     # answer is made.
     live = held(base)
+    out['live'] = live  # the app after a whole game, garbage collected: what it holds
     from connect4.net.server import Server
     from connect4.net.pairing import Pairing
     from connect4.net.netconf import NetConf

@@ -8,6 +8,7 @@ game, the demo) or is given up at a start.
 import gc
 from micropython import const
 
+from connect4.app.resume import as_record
 from connect4.app.states import MODE_AI, MODE_TWO, MODE_DEMO
 
 _ABANDONED = const(3)  # a record's result: the game left before its end
@@ -30,7 +31,7 @@ def end(app, result):
     newest = scanned[2] if scanned is not None else 0
     saved = app.saved if mode != MODE_DEMO else None  # (the demo's are not kept)
     counted = result != _ABANDONED and (mode == MODE_AI or mode == MODE_TWO)
-    record = app._as_record(result, app.judge)
+    record = as_record(app, result, app.judge)
     taken = saved.ending if saved is not None else None
     if taken is not None:  # an end taken back: what it wrote first
         count, number = taken

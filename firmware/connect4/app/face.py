@@ -8,7 +8,7 @@ inside the AI's search; a new game or a change of mode, level or blunder
 stops a search under way at its next poll (`interrupt`). Settings themselves
 are taken at once (`settle`: a read that follows the answer sees them, and they
 are on flash before it), what they do to the game goes through the app's one
-rule at the safe point (`follow`, then App._restart_for, the menu's too).
+rule at the safe point (`follow`, then newgame.restart_for, the menu's too).
 
 For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
 `set_pump()` gives the server its rounds (from the loop and from the
@@ -19,11 +19,11 @@ Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
 """
 from connect4.engine.board import parse_size
-from connect4.app import store
+from connect4.app import newgame, store
 from connect4.app.render import fits, sizes
 from connect4.app.states import MODE_AI, MODE_DEMO, INTRO, PLAY, HINT, MENU, REPLAY
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
-from connect4.app.scroll import Scroller
+from connect4.modules import use
 
 # by state number (connect4.app.game: INTRO, PLAY, THINK, DROP, OVER, MENU, CHOSEN, HELD,
 # REPLAY, the hint); the AI's turn is "thinking" from its first frame to its disc's drop
@@ -31,7 +31,7 @@ STATE_NAMES = ("intro", "play", "thinking", "drop", "over", "menu", "thinking", 
                "replay", "hint")
 SIDES = ("red", "yellow")
 SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
-_RESTARTS = ("mode", "level", "blunder", "size")  # a change of these starts a new game (App._restart_for)
+_RESTARTS = ("mode", "level", "blunder", "size")  # a change of these starts a new game (newgame.restart_for)
 COLOURS = {"white": WHITE, "orange": ORANGE, "green": GREEN, "red": RED}  # for say()
 
 
@@ -80,7 +80,7 @@ def settle(app, data):
 
 def follow(app, changed, now, new_game=False):
     """What changed settings do to the game, at the app's safe point (App.step): the menu's
-    rule (App._restart_for); new_game: a new game in any case. In the menu (or a replay,
+    rule (newgame.restart_for); new_game: a new game in any case. In the menu (or a replay,
     which goes back to it) the changes wait for the menu to close, as its own would."""
     app.interrupt = False
     if app.state == MENU or app.state == REPLAY:
@@ -89,7 +89,7 @@ def follow(app, changed, now, new_game=False):
                 app.menu.changed.append(key)
         if not new_game:
             return
-    app._restart_for(changed, now, new_game)
+    newgame.restart_for(app, changed, now, new_game)
 
 
 def _apply_settings(app, changed, now):
@@ -220,8 +220,10 @@ class Face:
 
     # ---- for the Wi-Fi side (connect4.net.link)
     def say(self, parts, now):
-        """Scroll [(text, colour name)] over the game until it has gone by or an input ends it."""
-        self.app.banner = Scroller([(text, COLOURS[colour]) for text, colour in parts], now)
+        """Scroll [(text, colour name)] over the game until it has gone by or an input ends it
+        (connect4.app.scroll: loaded for each text, gone from the heap with it)."""
+        self.app.banner = use("connect4.app.scroll").Scroller(
+            [(text, COLOURS[colour]) for text, colour in parts], now)
 
     def short_of_memory(self, now):
         """Wi-Fi did not fit the heap: said on the matrix, Wi-Fi off, the game untouched."""

@@ -1,16 +1,16 @@
-"""The game on the matrix: flow, AI turns, demo, idle, menu and statistics.
+"""The game on the matrix: the app's flow, a state machine over the drivers and the engine.
 
 `App` receives the drivers (a Display, an Input, a Store, an optional
 watchdog) and a clock (the `time` module on the board; tests pass a fake),
 and never touches pins. `run()` loops: poll the controls, handle their
-events, let time pass (TICK), draw when something changed.
+events, let time pass (TICK), draw when something changed (render.draw).
 
-The flow is a state machine. Each state is one method `_on_<state>(sig, now)`
-(the AI's: a function of connect4.app.turn, fn(app, sig, now)) that handles
-ENTER (its entry action), TICK and the input events, and moves on with
-`_go(state)`; `_STATES` (after the class) maps each state to it.
-Adding a screen is adding a state: a constant, a method, a table entry and
-its drawing in `render`.
+Each state (connect4.app.states) is one handler fn(app, sig, now) for ENTER
+(its entry action), TICK and the input events, moving on with `_go(state)`;
+`_STATES` (after the class) names them: the App's own `_on_<state>`, the AI's
+turn and the hint (connect4.app.turn), the menu's and the replay's (loaded
+while the menu shows). Adding a screen is a state, a handler, a table entry
+and its picture in render.draw.
 
     state   entry            events                       time (TICK)
     INTRO   -                any: the game (or demo)      end of animation: the same
@@ -22,96 +22,59 @@ its drawing in `render`.
     HELD    -                SELECT: DROP                 released, no click came: DROP
     DROP    -                LEFT/RIGHT                   landed: PLAY, or OVER (stats saved)
     OVER    -                SELECT: a new game (PLAY)    demo: next game; idle: demo
-    MENU    the menu opens   the menu's; close: see       idle: demo
-                             close_menu; a game: REPLAY
+    MENU    the menu opens   the menu's; close: a new     idle: demo
+                             game or back; a game: REPLAY
     REPLAY  -                LEFT/RIGHT step, SELECT      the next disc; idle: demo
                              pause, LONG_SELECT: MENU
 
-Two rules hold in every state but MENU and REPLAY (`_event`): in the demo,
-any input leaves it (back to the interrupted mode's game, or the menu); a
-long press opens the menu (from INTRO it starts the game). The idle dimming is common
-to all states but INTRO (`_idle`).
-
-The AI's turn (THINK, CHOSEN, HELD) and the hint (HINT) are connect4.app.turn's:
-the table names its handlers, and `turn` (a Turn) holds the search, its poll
-hook and what it shows. A press that stops the search resolves as usual: a
-click plays the best move found so far, a long press abandons the search and
-opens the menu. In the demo, any press leaves the demo.
-
-The web (connect4.net, loaded only when Wi-Fi comes on: from the menu, or at start
-when the saved switch is on; or when the menu forgets the paired phones): `pump()`
-lets the server run a round, from step() and from the poll hook, so the
-page gets answers while the AI thinks; its writes wait on `commands` and are
-applied by step() before the tick, never inside the search; `interrupt`
-(a new game from the page) stops a search at its next poll. `banner`
-scrolls text (the address, the pairing code) over any state until it has
+Two rules hold in every state but MENU and REPLAY (`_event`): in the demo, any
+input leaves it (back to the interrupted mode's game, or the menu); a long press
+opens the menu (from INTRO it starts the game). The idle dimming is common to all
+states but INTRO (`_idle`). `banner` scrolls text over any state until it has
 gone by or an input ends it.
 
-The hint (HINT): on a person's turn, SELECT held while turning (or while
-pressing LEFT/RIGHT on the three-button build) asks for the move the top
-level would play; the held press is then swallowed (no disc drops, no menu).
-The search runs as in THINK (a press stops it), the cursor moves to its move
-and blinks quickly there until it moves; the player still decides. Hints are
-counted in the statistics and per side in the game's record.
+Settings: one rule for the menu and the page (newgame.restart_for): a new mode, level,
+blunder or board size starts a new game (the one left is recorded at its own
+levels); the AI always plays at the game's levels (`game_levels`). The page
+(connect4.app.face, loaded with Wi-Fi) queues its writes on `commands`, applied by
+step() before the tick, never inside the search; `pump()` lets the server run a
+round from step() and from the search's poll hook; `interrupt` stops a search.
 
-Settings: one rule for the menu and the page (`_restart_for`; the page's changes
-arrive through connect4.app.face, loaded only with Wi-Fi): a
-new mode, level, blunder or board size starts a new game (the one left is recorded at its
-own levels); the AI always plays at the game's levels (`game_levels`), also
-in a game taken back after a crash. `close()` lets go of Wi-Fi and its server
-(connect4.boot calls it after a crash, before the next app).
-
-Records (connect4.app.records): every game that ends, and every game left
-before its end (a new game, the demo), is appended to the records file.
-Each move is marked where a search proved its value (`marks`); `judge`, if
-set (the simulator's perfect solver), marks every move instead (of a board it solves).
-
-The game in progress (connect4.app.resume, `saved`): saved to flash after
-each move and hint, cleared when the game ends or is left (the demo's is
-never kept). start() takes a saved one back and goes on with it at once, no
-intro: after a crash (connect4.boot restarts the app), a watchdog reset or a
-power cut, the board is where it was.
-
-Observation: `listener(kind, data)`, if given, hears what happened, for
-records or a display elsewhere; the only kind the app emits is "game" when a
-game ends (data: a dict of "mode", "moves", "winner" side or -1, "first" side,
-"levels" by side, 0 for a person). connect4.boot adds "app" (data: the App) at every start.
-
-Sides: side 0 is red (you, against the AI), side 1 yellow (the AI). Whoever
-starts is the engine's player 1; the colours stay with the sides.
+Each game ends (or is left) in the statistics and the records
+(connect4.app.ending); the game in progress is kept on flash after each move
+and taken back at start (connect4.app.resume); `marks` keeps what a search
+proved of each move (`judge`, the simulator's solver, may mark them all).
+`listener(kind, data)` hears "game" at each end (a dict of "mode", "moves",
+"winner" side or -1, "first" side, "levels" by side, 0 for a person);
+connect4.boot adds "app" at every start. Sides: 0 is red (you, against the AI),
+1 yellow; whoever starts is the engine's player 1.
 """
 import gc
 import time
 from micropython import const
 
-from connect4.engine import levels
-from connect4.engine.board import Board, MAX_COLS, MAX_ROWS, parse_size
-from connect4.engine.search import is_win_score
+from connect4.engine.board import MAX_COLS, MAX_ROWS
 from connect4.hw.display import brightness_for
-from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
+from connect4.hw.input import RIGHT, SELECT, LONG_SELECT
 from connect4.modules import forget, use
-from connect4.app import store, turn
+from connect4.app import newgame, store, turn
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.records import Record
-from connect4.app.render import Layout, draw_board, draw_frame, draw_intro, draw_win, draw_draw
+from connect4.app.render import Layout, DROP_ROW_MS, draw
+from connect4.app.resume import keep, learn, mark_move
 from connect4.app.states import (INTRO, PLAY, THINK, DROP, OVER, MENU, CHOSEN, HELD, REPLAY, HINT,  # noqa: F401
                                  TICK as _TICK, ENTER as _ENTER, MODE_AI, MODE_TWO, MODE_DEMO)
 
 _MODE_NAMES = const(("vs AI", "two players", "demo"))
 
-SIDE_COLORS = (RED, YELLOW)
 _INTRO_MS = const(1400)
 _FRAME_MS = const(40)  # animation frame period
-_DROP_ROW_MS = const(45)
 _DEMO_OVER_MS = const(3000)
-_HINT_BLINK_MS = const(200)  # the hinted column's quick blink
 # a move's mark in its record (records.MARKS): what a search proved of it
 _UNKNOWN = const(63)  # "?": not known
 _WINS = const(87)  # "W": the move wins (by force)
 _LOSES = const(76)  # "L": the move loses (by force)
 _WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
 _ABANDONED = const(3)  # a record's result: the game left before its end
-_RESUMES = const(2)  # a saved game taken back after crashes this often with no move since is given up
 
 
 class App:
@@ -199,7 +162,7 @@ class App:
     def start(self):
         now = self.clock.ticks_ms()
         self.last_input = now
-        if self._resume():
+        if use("connect4.app.takeback").take_back(self):
             self._landed(now)  # no intro: the game goes on (or ends, if its last move did)
         else:
             self._go(INTRO, now)
@@ -297,15 +260,15 @@ class App:
         self.hints[self.side_to_move()] += 1
         stats = self.store.stats
         stats["hints"] = stats.get("hints", 0) + 1
-        self._learn(result)
+        learn(self, result)
         self.cursor = self.hint_col = result.move
-        self._keep(0)
+        keep(self)
         self._go(PLAY, now)
 
     def _on_drop(self, sig, now):
         """The disc falls row by row; the cursor may move meanwhile."""
         if sig == _TICK:
-            if self._elapsed(now) >= (self.drop_bottom - self.drop_top + 1) * _DROP_ROW_MS:
+            if self._elapsed(now) >= (self.drop_bottom - self.drop_top + 1) * DROP_ROW_MS:
                 self._landed(now)
         elif sig != _ENTER and sig != SELECT:
             self._move_cursor(sig)
@@ -327,35 +290,14 @@ class App:
         menu.step(self, sig, now)
 
     def wifi(self, now, on):
-        """The menu's Wi-Fi item: on (or, if on, the address again) or off; start() turns it
-        on this way too when the settings say it was on. The network code is loaded only now,
-        by the factory the app was handed (connect4.boot's): Wi-Fi is off by default, and the
-        app imports nothing of connect4.net. The menu saves the switch as it ends up (a
-        Wi-Fi that did not come on: off); a failure at start keeps the setting (tried again
-        at the next start)."""
-        if on:
-            link = self._link(now)
-            if link is None:
-                return
-            link.on(now)
-        elif self.link is not None:
-            self.link.off()
-        self._wifi_is(on and self.link is not None and self.link.error is None)
+        """The menu's Wi-Fi item, and start()'s when the saved switch is on
+        (connect4.app.online's switch, loaded for it)."""
+        use("connect4.app.online").switch(self, now, on)
 
     def _wifi_is(self, on):
         self.wifi_on = on
         if self.menu is not None:
             self.menu.wifi_on = on
-
-    def _link(self, now):
-        """The Wi-Fi link (the menu's Wi-Fi and "forget paired phones"), made at first need by
-        the factory; None without one, or when it does not fit the heap (said)."""
-        if self.link is None and self.wifi_factory is not None:
-            try:
-                self.link = self.wifi_factory(self, self.cfg)
-            except MemoryError:  # the network code does not fit now: said, the game goes on
-                self.short_of_memory(now)
-        return self.link
 
     def short_of_memory(self, now):
         """Wi-Fi could not get the memory it needs: NO MEMORY scrolls over the game, which
@@ -363,8 +305,7 @@ class App:
         self._wifi_is(False)
         gc.collect()
         try:
-            from connect4.app.scroll import Scroller  # only now: the heap is the problem
-            self.banner = Scroller([("NO MEMORY", RED)], now)
+            self.banner = use("connect4.app.scroll").Scroller([("NO MEMORY", RED)], now)  # only now
         except MemoryError:
             pass
         self.dirty = True
@@ -376,69 +317,12 @@ class App:
 
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
-        if self.board.count and not self.board.is_over():
-            self._end_game(_ABANDONED)  # left before its end (an ended one is recorded)
-            if self.hints[0] or self.hints[1]:
-                self.store.save()  # the hints' count
-        if self.saved is not None:
-            self.saved.clear()
-        if mode >= 0:
-            self.mode = mode
-        self._settings_size()
-        self.board.reset()
-        self.hints[0] = self.hints[1] = 0
-        self.hint_col = -1
-        marks = self.marks
-        for i in range(len(marks)):
-            marks[i] = _UNKNOWN
-        first = self.settings["first"]
-        if self.mode == MODE_DEMO or first == "alternate":
-            side = 1 - self.last_first if self.last_first >= 0 else 0
-        elif first == "loser":
-            if self.last_loser >= 0:
-                side = self.last_loser
-            else:
-                side = 1 - self.last_first if self.last_first >= 0 else 0
-        else:
-            side = 0 if first == "red" else 1
-        self._first(side)
-        if self.mode == MODE_DEMO:  # the same levels in the same order could replay the last game
-            self.demo_order = levels.demo_pair(self.rng, self.demo_order)
-            a, b = self.demo_order
-            self.demo_levels = (a, b) if side == 0 else (b, a)
-        # the levels by side (0: a person) as the game starts: a menu change comes after
-        self.game_levels = (self.demo_levels if self.mode == MODE_DEMO else
-                            (0, self.settings["level"] if self.mode == MODE_AI else 0))
-        self.cursor = (self.board.cols - 1) // 2  # the centre (the left one of two)
-        self._go(PLAY, now)
+        """A new game (connect4.app.newgame), in `mode` if given."""
+        newgame.start(self, now, mode)
 
     def board_for(self, size):
-        """The app's board and layout made `size` ("8x7"), the board kept if it is so
-        already; ValueError if the panel cannot show it (render.fits). Returns the board."""
-        cols, rows = parse_size(size)
-        board = self.board
-        if board.cols != cols or board.rows != rows:
-            d = self.display
-            self.layout = Layout(d.width, d.height, cols, rows)  # ValueError first
-            self.board = board = Board("", cols, rows)
-        return board
-
-    def _settings_size(self):
-        """A new game's board: the settings' size, or 7x6 (said on the console) if this
-        panel cannot show it (a settings file from a bigger panel)."""
-        try:
-            self.board_for(self.settings["size"])
-        except ValueError as e:
-            store.say("size %s: %s; 7x6 instead" % (self.settings["size"], e))
-            self.settings["size"] = "7x6"
-            self.board_for("7x6")
-
-    def _first(self, side):
-        """`side` starts this game: the engine's player 1 gets its colour."""
-        self.first_side = side
-        self.last_first = side
-        self.colors[1] = SIDE_COLORS[side]
-        self.colors[2] = SIDE_COLORS[1 - side]
+        """The app's board made `size` (connect4.app.newgame.board_for)."""
+        return newgame.board_for(self, size)
 
     def _mode_index(self, name):
         return store.MODES.index(name) if name in store.MODES else MODE_AI
@@ -459,22 +343,6 @@ class App:
         """The menu; closing it unchanged goes back to `back_to` (PLAY or OVER; -1: a new game)."""
         self.menu_return = back_to
         self._go(MENU, now)
-
-    def _restart_for(self, changed, now, leaving):
-        """The one rule for changed settings, the menu's and the page's: a new mode, level,
-        blunder or size starts a new game (the game left is recorded at its own levels and
-        size; the new one is on a board of the size: board_for); the rest
-        (first, brightness) apply from now on. leaving: a new game in any case (the menu
-        closed from the demo, or with no game to go back to). True if a game started."""
-        mode = self._mode_index(self.settings["mode"])
-        if mode == MODE_DEMO and ("mode" in changed or leaving):
-            self.start_demo(now, -1)
-        elif ("mode" in changed or "level" in changed or "blunder" in changed or "size" in changed
-              or leaving):
-            self.new_game(now, mode)
-        else:
-            return False
-        return True
 
     def _fix_cursor(self):
         """Keep the cursor on a playable column (nearest to where it was)."""
@@ -502,11 +370,10 @@ class App:
         """Play `col` for the side to move and start the falling animation."""
         board = self.board
         n = board.count
-        m = self.marks[n]  # what a search proved of this position (_learn)
-        self.marks[n] = _WINS if m == _WINNING_COL + col else _LOSES if m == _LOSES else _UNKNOWN
+        mark_move(self.marks, n, col)
         self.hint_col = -1
         row = board.play(col)  # raises on an illegal move: a bug, never a game state
-        self._keep(0)
+        keep(self)
         self.drop_col = col
         self.drop_row = row
         self.drop_top = max(0, self.layout.hover_y)  # the falling disc's first and last y
@@ -539,33 +406,6 @@ class App:
             })
         self._go(OVER, now)
 
-    # ---- the record
-    def _learn(self, result):
-        """A search of the position before move n: a proven score marks move n - 1 now
-        (L or W), and leaves for move n (until drop marks it) 128 + the winning column,
-        or L if every move loses."""
-        n = self.board.count
-        score = result.score
-        if not is_win_score(score):
-            self.marks[n] = _UNKNOWN
-            return
-        self.marks[n] = _WINNING_COL + result.move if score > 0 else _LOSES
-        if n:
-            self.marks[n - 1] = _LOSES if score > 0 else _WINS
-
-    def _as_record(self, result, judge=None):
-        """The game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
-        marks are judge(moves, size)'s if it knows them, else the board's own."""
-        board = self.board
-        moves = board.moves_string()
-        marks = judge(moves, board.size) if judge is not None else None
-        if marks is None:
-            marks = bytes(self.marks[:board.count]).decode()
-        hints = self.hints
-        return Record(store.MODES[self.mode], self.first_side, self.game_levels, result,
-                      (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
-                      0, board.size)
-
     def records(self):
         """The records file (connect4.app.recordfile's Records, loaded for its user and gone
         from the heap with it), or None: no records."""
@@ -578,91 +418,6 @@ class App:
         """The game ends (result 0-2) or is left (3, abandoned): connect4.app.ending's end,
         loaded for it (a game's end is rare: its code need not stay on the heap)."""
         use("connect4.app.ending").end(self, result)
-
-    # ---- the game in progress, kept on flash (connect4.app.resume)
-    def _keep(self, resumes):
-        """Save the game in progress (after each move and hint); the demo's is not kept."""
-        if self.saved is not None and self.mode != MODE_DEMO:
-            self.saved.save(self._as_record(_ABANDONED), resumes, self.ai.rng, self.cursor)
-
-    def _resume(self):
-        """At start: the saved game in progress back on the board, if any; True if so.
-        Starts after a crash (`after_crash`: connect4.boot's restart of the app, a panic,
-        the watchdog) are counted with the game: taken back at two already with no move
-        since, it is given up at the third instead, recorded as abandoned (a crash that
-        comes back must not stop the board). A power-on is no crash: not counted, nothing
-        written, so unplugging the board never gives a game up."""
-        saved = self.saved
-        got = saved.load(self.board_for, self.ai.rng) if saved is not None else None
-        if got is None:
-            return False
-        record, resumes, cursor = got
-        self.mode = self._mode_index(record.mode)
-        self._first(record.first)
-        self.game_levels = record.levels
-        self.hints[0], self.hints[1] = record.hints
-        marks = self.marks
-        for i in range(len(record.marks)):
-            marks[i] = ord(record.marks[i])
-        self.cursor = cursor
-        crashed = self.after_crash
-        left = saved.ending is not None and record.result == _ABANDONED  # was being left
-        if left or crashed and resumes >= _RESUMES:
-            if not left:
-                print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
-            self._end_game(_ABANDONED)  # (an ending taken back: what was left of it)
-            self.board.reset()
-            return False
-        if crashed and saved.ending is None:
-            self._keep(resumes + 1)
-        return True  # (a finished game's ending taken back: connect4.app.game._landed ends it)
-
-    # ---- drawing
-    def render(self, now):
-        d = self.display
-        if self.banner is not None:
-            if self.banner.render(d, now, self.clock.ticks_diff):
-                return
-            self.banner = None
-        state = self.state
-        t = self._elapsed(now)
-        if state == INTRO:
-            draw_intro(d, t)
-            return
-        if state == MENU:
-            self.menu.render(d, now)  # type: ignore[union-attr]  # made on entering MENU
-            return
-        if state == REPLAY:
-            self.replay.render(d, self.replay.layout, now)  # type: ignore[union-attr]  # set in REPLAY
-            return
-        d.clear()
-        layout = self.layout
-        board = self.board
-        if state == OVER:
-            line = board.winning_line()
-            if line:
-                draw_win(d, layout, board, self.colors, line, t)
-            else:
-                draw_draw(d, layout, board, self.colors, t)
-            return
-        if state == DROP:
-            mover = self.colors[board.get(self.drop_col, self.drop_row)]
-            draw_frame(d, layout, mover, self.mode)
-            draw_board(d, layout, board, self.colors, 255, self.drop_col, self.drop_row)
-            d.set(self.drop_col, min(self.drop_bottom, self.drop_top + t // _DROP_ROW_MS), mover)
-            return
-        side = self.side_to_move()  # PLAY, or the AI's turn: THINK, CHOSEN, HELD
-        draw_frame(d, layout, SIDE_COLORS[side], self.mode)
-        draw_board(d, layout, board, self.colors)
-        if state != PLAY:
-            self.turn.draw(now)
-        elif not self.ai_to_move():
-            x, y = layout.hover_cell(board, self.cursor)
-            if self.cursor == self.hint_col:  # the hint blinks quickly
-                if now % (2 * _HINT_BLINK_MS) < _HINT_BLINK_MS:
-                    d.set(x, y, SIDE_COLORS[side])
-            elif layout.hover_y >= 0 or now % 500 < 300:
-                d.set(x, y, SIDE_COLORS[side])
 
     # ---- the loop
     def step(self):
@@ -691,7 +446,7 @@ class App:
         animating = (self.state != PLAY or self.layout.hover_y < 0 or self.hint_col >= 0
                      or self.banner is not None)
         if self.dirty or (animating and clock.ticks_diff(now, self.next_frame) >= 0):
-            self.render(now)
+            draw(self, now)
             self.display.show()
             self.dirty = False
             self.next_frame = clock.ticks_add(now, _FRAME_MS)

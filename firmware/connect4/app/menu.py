@@ -49,6 +49,8 @@ from connect4.app.render import Layout, sizes
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, WHITE, DIM, RED,
                                  YELLOW, GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
 from connect4.app.states import REPLAY, TICK, ENTER, MODE_DEMO
+from connect4.modules import use
+from connect4.app import newgame
 
 ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "phones", "stats", "games",
          "back")
@@ -287,7 +289,7 @@ def step(app, sig, now):
                 app.settings["wifi"] = app.wifi_on
                 app.store.save()
         elif done == FORGET:
-            link = app._link(now)
+            link = use("connect4.app.online").link(app, now)
             if link is not None:
                 link.forget_phones(now)
         elif done:  # the Record chosen on the games list
@@ -303,9 +305,9 @@ def step(app, sig, now):
 
 def close(app, now):
     """Close the menu: its changes saved, then the one rule for changed settings
-    (App._restart_for), else back to where it was opened."""
+    (connect4.app.newgame.restart_for), else back to where it was opened."""
     changed = app.menu.changed
     if changed:
         app.store.save()
-    if not app._restart_for(changed, now, app.menu_return < 0 or app.mode == MODE_DEMO):
+    if not newgame.restart_for(app, changed, now, app.menu_return < 0 or app.mode == MODE_DEMO):
         app._go(app.menu_return, now)

@@ -98,3 +98,9 @@ def parse(line):
                       pairs[1], moves, marks, int(f[0]), size)
     except (ValueError, UnicodeError):
         return None
+
+
+def clear_marks(marks):
+    """A new game's marks (a bytearray, a byte a move): nothing proven, every one "?"."""
+    for i in range(len(marks)):
+        marks[i] = 63  # "?"

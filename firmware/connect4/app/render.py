@@ -23,9 +23,13 @@ from micropython import const
 
 from connect4.engine.board import WIDTH, HEIGHT, MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS, size_name
 from connect4.hw.display import scale, mix
-from connect4.app.glyphs import FRAME, MODE_COLORS, ERROR
+from connect4.app.glyphs import FRAME, MODE_COLORS, ERROR, RED, YELLOW
+from connect4.app.states import INTRO, PLAY, DROP, OVER, MENU, REPLAY
 
 _TINT = const(40)  # the hover row's mode glow, out of 255
+SIDE_COLORS = (RED, YELLOW)  # by side: red (0), yellow (1)
+DROP_ROW_MS = const(45)  # a falling disc's time a row
+_HINT_BLINK_MS = const(200)  # the hinted column's quick blink
 
 
 def fits(width, height, cols, rows):
@@ -147,3 +151,53 @@ def draw_draw(display, layout, board, colors, now):
             display.set(col, layout.cell_y(row), scale(colors[p], a if (row + col) & 1 else b) if p else 0)
     for x, y in layout.frame:
         display.set(x, y, mix(FRAME, 0x404040, a))
+
+
+def draw(app, now):
+    """The app's picture now (connect4.app.game's App: its state, board, cursor, banner)."""
+    d = app.display
+    banner = app.banner
+    if banner is not None:
+        if banner.render(d, now, app.clock.ticks_diff):
+            return
+        app.banner = None
+    state = app.state
+    t = app._elapsed(now)
+    if state == INTRO:
+        draw_intro(d, t)
+        return
+    if state == MENU:
+        app.menu.render(d, now)
+        return
+    if state == REPLAY:
+        app.replay.render(d, app.replay.layout, now)
+        return
+    d.clear()
+    layout = app.layout
+    board = app.board
+    colors = app.colors
+    if state == OVER:
+        line = board.winning_line()
+        if line:
+            draw_win(d, layout, board, colors, line, t)
+        else:
+            draw_draw(d, layout, board, colors, t)
+        return
+    if state == DROP:
+        mover = colors[board.get(app.drop_col, app.drop_row)]
+        draw_frame(d, layout, mover, app.mode)
+        draw_board(d, layout, board, colors, 255, app.drop_col, app.drop_row)
+        d.set(app.drop_col, min(app.drop_bottom, app.drop_top + t // DROP_ROW_MS), mover)
+        return
+    side = app.side_to_move()  # PLAY, or the AI's turn: THINK, CHOSEN, HELD
+    draw_frame(d, layout, SIDE_COLORS[side], app.mode)
+    draw_board(d, layout, board, colors)
+    if state != PLAY:
+        app.turn.draw(now)
+    elif not app.ai_to_move():
+        x, y = layout.hover_cell(board, app.cursor)
+        if app.cursor == app.hint_col:  # the hint blinks quickly
+            if now % (2 * _HINT_BLINK_MS) < _HINT_BLINK_MS:
+                d.set(x, y, SIDE_COLORS[side])
+        elif layout.hover_y >= 0 or now % 500 < 300:
+            d.set(x, y, SIDE_COLORS[side])

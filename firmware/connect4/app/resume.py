@@ -41,10 +41,17 @@ console, and nothing is taken back.
 """
 from micropython import const
 
-from connect4.app.store import Files, discard, refused, replace, settle
-from connect4.app.records import parse
+from connect4.engine.search import is_win_score
+from connect4.app.store import MODES, Files, discard, refused, replace
+from connect4.app.records import Record
+from connect4.app.states import MODE_DEMO
 
-_MAX_FILE = const(240)  # bytes: a record line (at most about 140, on 8x7) and the second line
+_ABANDONED = const(3)  # a record's result: the game left before its end
+# a move's mark in the app's `marks` (the record's "?WDL" beside them): what a search proved of it
+_UNKNOWN = const(63)  # "?": not known
+_WINS = const(87)  # "W": the move wins (by force)
+_LOSES = const(76)  # "L": the move loses (by force)
+_WINNING_COL = const(128)  # + a column: before the move, a search proved that column wins
 
 
 class SavedGame:
@@ -66,60 +73,51 @@ class SavedGame:
             self.ending = (count, record.number)
         return True if err is None else refused(self, "game in progress", err)
 
-    def load(self, board, rng):
-        """The saved game put on `board`, its AI's random state in `rng`: (Record, resumes,
-        cursor); or None (no file; a bad one is kept aside). Never raises. A game's end
-        being written sets `ending` (count, number); the record is then the final one.
-
-        board: a Board of the game's size, or board(size) -> a Board of that size (the
-        app's: it resizes its own, ValueError if its panel cannot show it)."""
-        fs = self.fs
-        path = self.path
-        settle(fs, path, path + ".tmp")
-        try:
-            f = fs.open(path, "r")
-        except OSError:
-            self.kept = False
-            return None
-        try:
-            try:
-                lines = f.read(_MAX_FILE).split("\n")
-            finally:
-                f.close()
-            record = parse(lines[0])
-            numbers = [int(n) for n in lines[1].split(" ")]
-            resumes, hi, lo, cursor = numbers[:4]
-            count = numbers[4] if len(numbers) == 5 else -1  # an ending's count
-            if (len(lines) != 3 or lines[2] or len(numbers) > 5 or count < -1 or record.mode == "demo"
-                    or (record.result != 3 if count < 0 else record.number < 1)
-                    or not (0 <= resumes < 100 and 0 <= hi < 65536 and 0 <= lo < 65536 and hi | lo
-                            and 0 <= cursor < 8)):
-                raise ValueError
-            if callable(board):
-                board = board(record.size)
-            if board.size != record.size or cursor >= board.cols:
-                raise ValueError
-            board.load(record.moves)  # ValueError on an illegal move, the board unchanged
-            if count >= 0 and board.is_over() != (record.result != 3):  # an end as the board has it
-                board.reset()
-                raise ValueError
-        except Exception:  # ValueError, AttributeError (no record), UnicodeError...
-            print("connect4: %s unreadable: kept as .bad" % path)
-            discard(fs, path + ".bad")
-            try:
-                fs.rename(path, path + ".bad")
-            except OSError:
-                discard(fs, path)
-            self.kept = False
-            return None
-        rng.hi = hi
-        rng.lo = lo
-        self.ending = (count, record.number) if count >= 0 else None
-        return record, resumes, cursor
-
     def clear(self):
         """No game in progress any more (removes the file, if one may be there)."""
         self.ending = None
         if self.kept:
             discard(self.fs, self.path)
             self.kept = False
+
+
+# ---- the app's game as it is kept (connect4.app.game calls these with itself)
+def learn(app, result):
+    """A search of the position before move n (the AI's, or a hint's): a proven score marks
+    move n - 1 now (L or W), and leaves for move n (until mark_move marks it) 128 + the
+    winning column, or L if every move loses."""
+    marks = app.marks
+    n = app.board.count
+    score = result.score
+    if not is_win_score(score):
+        marks[n] = _UNKNOWN
+        return
+    marks[n] = _WINNING_COL + result.move if score > 0 else _LOSES
+    if n:
+        marks[n - 1] = _LOSES if score > 0 else _WINS
+
+
+def mark_move(marks, n, col):
+    """Move n is `col`: what the search before it proved (learn) marks it."""
+    m = marks[n]
+    marks[n] = _WINS if m == _WINNING_COL + col else _LOSES if m == _LOSES else _UNKNOWN
+
+
+def as_record(app, result, judge=None):
+    """The app's game as a Record (result: 0 red won, 1 yellow won, 2 draw, 3 abandoned); its
+    marks are judge(moves, size)'s if it knows them, else the board's own."""
+    board = app.board
+    moves = board.moves_string()
+    marks = judge(moves, board.size) if judge is not None else None
+    if marks is None:
+        marks = bytes(app.marks[:board.count]).decode()
+    hints = app.hints
+    return Record(MODES[app.mode], app.first_side, app.game_levels, result,
+                  (min(99, hints[0]), min(99, hints[1])), moves, marks,  # (a record's hints: 0-99)
+                  0, board.size)
+
+
+def keep(app, resumes=0):
+    """Save the app's game in progress (after each move and hint); the demo's is not kept."""
+    if app.saved is not None and app.mode != MODE_DEMO:
+        app.saved.save(as_record(app, _ABANDONED), resumes, app.ai.rng, app.cursor)

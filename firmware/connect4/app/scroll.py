@@ -1,5 +1,6 @@
 """Text scrolling across the matrix: the board's address, the access point's key, the
-pairing code. Loaded only when Wi-Fi is on (it carries the rest of the alphabet)."""
+pairing code. Loaded for each text and gone from the heap with it (connect4.modules.use: it
+carries the rest of the alphabet)."""
 from micropython import const
 
 from connect4.app.glyphs import FONT

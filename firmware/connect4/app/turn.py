@@ -17,6 +17,13 @@ minimum think time (THINK and CHOSEN share one clock), or at a press; HELD
 drops it once the press is released as a click (a long press opens the menu
 in the app's common rules); in the demo, HELD leaves the demo.
 
+The hint (HINT): on a person's turn, SELECT held while turning (or while
+pressing LEFT/RIGHT on the three-button build) asks for the move the top level
+would play; the held press is then swallowed (no disc drops, no menu). The
+search runs as in THINK (a press stops it), the cursor moves to its move and
+blinks quickly there until it moves (App.hinted); the player still decides.
+Hints are counted in the statistics and per side in the game's record.
+
 connect4.app.game imports this module, never the reverse: the state numbers
 are connect4.app.states'.
 """
@@ -29,6 +36,7 @@ from connect4.engine.search import STOP_POLL
 from connect4.hw.display import scale
 from connect4.hw.input import SELECT
 from connect4.app.render import pulse
+from connect4.app.resume import learn
 from connect4.app.states import CHOSEN, HELD, TICK, MODE_DEMO
 
 _PULSE_MS = const(60)  # the thinking disc's redraw period inside the search (a show() costs a few ms on the chip)
@@ -133,7 +141,7 @@ def think(app, sig, now):
     finally:
         turn.thinking = False
     turn.last_search = result
-    app._learn(result)
+    learn(app, result)
     if result.stopped == STOP_POLL:
         app._go(HELD, turn.clock.ticks_ms())
     else:

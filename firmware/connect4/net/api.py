@@ -38,9 +38,6 @@ import json
 from connect4.modules import use
 
 MAX_BODY = 512  # bytes of JSON a write may carry
-RESULTS = ("red", "yellow", "draw", "abandoned")  # a record's result, by its number
-SIDES = ("red", "yellow")
-MAX_GAMES = 20  # records a GET /api/games answer holds, newest first
 GAME_KEYS = ("mode", "level", "first", "blunder", "size")  # what a new game may set
 SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
 
@@ -115,16 +112,9 @@ class Api:
         return 200, out
 
     def games(self):
-        """The newest MAX_GAMES records (connect4.app.records), streamed from flash: (200, the
-        answer's JSON in pieces, a record each), never whole in the heap. (Twenty records make
-        some 5 KB: one block that large, on the chip's heap near full and fragmented with
-        Wi-Fi on, made MicroPython grow its heap into the network's memory.)"""
-        if self.games_source is not None:
-            return 200, _pieces(self.games_source(), True)
-        records = self.face.records()
-        if records is None:
-            return 200, _pieces((), False)
-        return 200, _pieces(_recorded(records.recent()), True)
+        """The newest recorded games, streamed from flash: (200, the answer's JSON in pieces, a
+        record each), never whole in the heap (connect4.net.gamelist, loaded for the answer)."""
+        return 200, use("connect4.net.gamelist").pieces(self.face, self.games_source)
 
     # ---- pairing
     def pair(self, body):
@@ -220,34 +210,3 @@ class Api:
         if game and not self.face.change_settings(game):
             return error(507, "not saved (flash): the settings hold until the board restarts")
         return 200, {"queued": "settings"}
-
-
-def _recorded(stream):
-    """The newest MAX_GAMES of a records stream as the API's dicts; the file closed at the end
-    (or when the answer is dropped: the server closes what it streams)."""
-    try:
-        n = 0
-        for r in stream:
-            yield {"number": r.number, "mode": r.mode, "first": SIDES[r.first],
-                   "levels": list(r.levels), "result": RESULTS[r.result],
-                   "hints": list(r.hints), "moves": r.moves, "marks": r.marks, "size": r.size}
-            n += 1
-            if n >= MAX_GAMES:
-                break
-    finally:
-        stream.close()
-
-
-def _pieces(games, recorded):
-    """{"games": [...], "records": recorded} as bytes, a game at a time."""
-    try:
-        yield b'{"games": ['
-        sep = b""
-        for g in games:
-            yield sep + json.dumps(g).encode()
-            sep = b", "
-        yield b'], "records": ' + (b"true}" if recorded else b"false}")
-    finally:  # closed early (the client gone): so is what it reads (MicroPython would not)
-        close = getattr(games, "close", None)
-        if close is not None:
-            close()

@@ -170,7 +170,7 @@ class _Conn:
         self.off = 0
         self.file = None  # the page, being sent
         self.more = None  # an answer's pieces still to send (an iterator of bytes), or None
-        self.last = None  # a live stream's last state
+        self.last = 0  # a live stream's last state, as its hash (its text would hold ~0.5 KB a page)
         self.ev = 0  # what the poll said this round
         self.mask = 0  # what the poll watches
 
@@ -329,8 +329,8 @@ class Server:
             if c.sock is None:
                 return
         if c.state == _STREAM and text is not None and not c.out:
-            if text != c.last:
-                c.last = text
+            if hash(text) != c.last:
+                c.last = hash(text)
                 c.out = b"event: state\ndata: " + text.encode() + b"\n\n"
             elif ticks_diff(now, c.t) >= KEEPALIVE_MS:
                 c.out = b"event: alive\ndata: 1\n\n"  # a comment would not reach the page's script
@@ -513,7 +513,8 @@ class Server:
             self.tick = now  # the first live stream: its next look in EVENT_MS
         self.streams += 1
         c.state = _STREAM
-        c.last = text = json.dumps(self.api.live())
+        text = json.dumps(self.api.live())
+        c.last = hash(text)
         self._answer(c, _head(200, "text/event-stream") + b"event: state\ndata: " + text.encode() + b"\n\n", now)
 
     def _error(self, c, status, now):
