@@ -67,7 +67,8 @@ def firmware_bytes():
 
 @pytest.fixture(scope="session")
 def probe_mpy():
-    """tools/chip/app_probe.py compiled as deploy compiles the firmware."""
+    """The probe's files (tools/chip/app_probe.py and app_probe_more.py) compiled as deploy
+    compiles the firmware: [(board path, .mpy bytes)]."""
     return probe.compiled()
 
 

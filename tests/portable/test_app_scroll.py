@@ -41,9 +41,10 @@ def test_text_enters_from_the_right_passes_and_ends():
 
 
 def test_every_character_of_an_address_a_key_and_a_code_has_a_glyph():
+    assert glyph("~") == bytes(5) and glyph("8") == bytes((7, 5, 7, 5, 7)) and glyph("W") == bytes((5, 5, 7, 7, 5))
     from connect4.net.netconf import ALPHABET
     for ch in "0123456789." + ALPHABET + " CODE KEY WIFI NO-:/":
-        assert ch == " " or glyph(ch) != (0, 0, 0, 0, 0), ch
+        assert ch == " " or glyph(ch) != bytes(5), ch
 
 
 def test_the_menus_wifi_item_toggles_and_reports_it():

@@ -2,7 +2,8 @@
 """The app as main.py runs it, reporting on the UART what the chip-in-the-loop tests read.
 
 The test puts it on the flash compiled (/app_probe.mpy: its own heap is then only its
-bytecode, about 2 KB, counted in every figure below) and runs
+bytecode, counted in every figure below; what only some tests ask for, events, grow, cut and
+ticks, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded only when asked) and runs
 `import sys; sys.argv[:] = ["app_probe", "{...}"]; import app_probe`, the dict's keys:
   report_ms  how often a `probe heap ...` line is printed (emulated ms)
   run_ms     stop the app after this long (0: never)
@@ -62,7 +63,6 @@ _RUN_MS = _P.get("run_ms", 0)
 _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
 _STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "poll_us": None,
           "gap_us": 0}
-_EVENTS = _P.get("events")
 _BALLAST = bytearray(_P.get("ballast", 0))
 
 
@@ -84,40 +84,6 @@ def _wrap(cls, name):
 _wrap(turn.Turn, "_poll")
 _wrap(display.Display, "show")
 _wrap(hw_input.Input, "pressed")
-
-
-def _watch_growth():
-    """grow: each step of the web server and of the app watched for the GC heap growing into
-    the ESP-IDF heap (its free memory changed by more than 16 KB since the last look):
-    `probe idf A->B at STEP enter|exit WHAT gc_used U`, where it was seen first."""
-    from connect4.net import server
-    from connect4.app import game
-    last = [0]
-
-    def look(where, what):
-        free = _idf()[0]
-        if last[0] and abs(free - last[0]) > 16384:
-            print("probe idf %d->%d at %s %r gc_used %d" % (last[0], free, where, what, gc.mem_alloc()))
-        last[0] = free
-
-    def watch(cls, name):
-        inner = getattr(cls, name)
-        where = cls.__name__ + "." + name
-
-        def watched(self, *args):
-            what = args[0] if args else None
-            what = getattr(what, "path", None) or what if not isinstance(what, int) else what
-            look(where + " enter", what)
-            out = inner(self, *args)
-            look(where + " exit", what)
-            return out
-        setattr(cls, name, watched)
-    for name in ("pump", "_route", "_write", "_take", "_feed", "_page", "_stream", "_close", "_short"):
-        watch(server.Server, name)
-    for name in ("step", "render", "_idle"):
-        watch(game.App, name)
-    _STATE["look"] = look
-
 
 
 def _idf():
@@ -190,10 +156,8 @@ def _polling(self):
     if gap > _STATE["gap_us"]:
         _STATE["gap_us"] = gap
     _STATE["poll_us"] = now
-    stop = _poll(self)
-    if stop and _EVENTS:
-        print("probe stop ms=%d gap_us=%d" % (ticks_ms(), gap))
-    return stop
+    _STATE["gap"] = gap  # (events: the gap of the poll that saw a press)
+    return _poll(self)
 
 
 turn.Turn._poll = _polling
@@ -202,103 +166,19 @@ _start = turn.Turn._start
 
 def _starting(self, now):
     _STATE["poll_us"] = ticks_us()  # a search's first interval counts from its start
-    if _EVENTS:
-        app = self.app
-        print("probe think ms=%d level=%d discs=%d" % (
-            ticks_ms(), app.game_levels[app.side_to_move()], app.board.count))
     return _start(self, now)
 
 
 turn.Turn._start = _starting
-if _EVENTS:
-    from connect4.app import game
-
-    _go, _drop = game.App._go, game.App.drop
-
-    def _going(self, state, now):
-        print("probe state %d ms=%d" % (state, ticks_ms()))
-        return _go(self, state, now)
-
-    def _dropping(self, col, now):
-        print("probe drop %d ms=%d" % (col + 1, ticks_ms()))
-        return _drop(self, col, now)
-    game.App._go, game.App.drop = _going, _dropping
-    _think = turn.think
-
-    def _thinking(app, sig, now):
-        searched = app.turn.last_search
-        _think(app, sig, now)
-        r = app.turn.last_search
-        if r is not searched and r is not None:
-            print("probe search ms=%d nodes=%d stopped=%s" % (ticks_ms(), r.nodes, r.stopped or "-"))
-    turn.think = _thinking
-    game._STATES = tuple(_thinking if f is _think else f for f in game._STATES)
-
-
-if _P.get("grow"):
-    _watch_growth()
-_CUT = _P.get("cut")
-if _CUT:
-    _PHASE = _P.get("phase", "write")
-    _TMP = _CUT + ".tmp"
-
-    def _spin(path):
-        """The moment asked for: said, then nothing more happens until the power goes."""
-        print("probe cut %s %s" % (path, _PHASE))
-        while True:
-            time.sleep_ms(100)
-
-    class _HalfFile:
-        """The temporary file: its first write stops halfway, flushed to flash."""
-
-        def __init__(self, f):
-            self.f = f
-
-        def write(self, data):
-            self.f.write(data[:len(data) // 2])
-            self.f.flush()
-            _spin(_CUT)
-
-        def close(self):
-            self.f.close()
-
-    _open, _rename = store.Files.open, store.Files.rename
-
-    def _opening(self, path, mode):
-        f = _open(self, path, mode)
-        if _PHASE == "write" and path == _TMP and "w" in mode:
-            return _HalfFile(f)
-        return f
-
-    def _renaming(self, old, new):
-        if old == _TMP and new == _CUT and _PHASE == "rename":
-            _spin(_CUT)
-        _rename(self, old, new)
-        if old == _TMP and new == _CUT and _PHASE == "saved":
-            _spin(_CUT)
-    store.Files.open, store.Files.rename = _opening, _renaming
-
-
-class _TickClock:
-    """time, printing `probe t=MS` (emulated ms since it was made) every 100 ms it is read."""
-
-    def __init__(self):
-        self.t0 = ticks_ms()
-        self.next = 0
-
-    def ticks_ms(self):
-        now = ticks_ms()
-        t = ticks_diff(now, self.t0)
-        if t >= self.next:
-            print("probe t=%d" % t)
-            self.next = t - t % 100 + 100
-        return now
-
-    def __getattr__(self, name):
-        return getattr(time, name)
+# what only some tests ask for (events, grow, cut, ticks): another file, loaded only then, so
+# that the figures of the others count only this one's heap
+_CLOCK = time
+if _P.get("events") or _P.get("grow") or _P.get("cut") or _P.get("ticks"):
+    import app_probe_more
+    _CLOCK = app_probe_more.install(_P, _STATE)
 
 
 _report(ticks_ms())
-boot.start(listener=_listener, stop=_stop, clock=_TickClock() if _P.get("ticks") else time)
+boot.start(listener=_listener, stop=_stop, clock=_CLOCK)
 _report(ticks_ms())
 print("probe stopped")

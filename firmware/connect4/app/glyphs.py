@@ -15,23 +15,23 @@ ERROR = const(0xFF0000)
 
 MODE_COLORS = (GREEN, CYAN, MAGENTA)  # vs AI, two players, demo
 
-# 3x5 glyphs: five rows of three bits, top row first, high bit = left column
-FONT = {
-    "0": (7, 5, 5, 5, 7), "1": (2, 6, 2, 2, 7), "2": (7, 1, 7, 4, 7),
-    "3": (7, 1, 3, 1, 7), "4": (5, 5, 7, 1, 1), "5": (7, 4, 7, 1, 7),
-    "6": (7, 4, 7, 5, 7), "7": (7, 1, 2, 2, 2), "8": (7, 5, 7, 5, 7),
-    "9": (7, 5, 7, 1, 7), "A": (2, 5, 7, 5, 5), "I": (7, 2, 2, 2, 7),
-    "P": (6, 5, 6, 4, 4), "D": (6, 5, 5, 5, 6), "M": (5, 7, 7, 5, 5),
-    "L": (4, 4, 4, 4, 7), "<": (1, 2, 4, 2, 1), "!": (2, 2, 2, 0, 2),
-}
+# 3x5 glyphs: five rows of three bits each, top row first, high bit = left column; glyph i of
+# FONT_CHARS is FONT_ROWS[5 * i:5 * i + 5] (a string and bytes: a dict of tuples held 0.8 KB)
+FONT_CHARS = "0123456789AIPDML<!"
+FONT_ROWS = (b"\x07\x05\x05\x05\x07" b"\x02\x06\x02\x02\x07" b"\x07\x01\x07\x04\x07"
+             b"\x07\x01\x03\x01\x07" b"\x05\x05\x07\x01\x01" b"\x07\x04\x07\x01\x07"
+             b"\x07\x04\x07\x05\x07" b"\x07\x01\x02\x02\x02" b"\x07\x05\x07\x05\x07"
+             b"\x07\x05\x07\x01\x07" b"\x02\x05\x07\x05\x05" b"\x07\x02\x02\x02\x07"
+             b"\x06\x05\x06\x04\x04" b"\x06\x05\x05\x05\x06" b"\x05\x07\x07\x05\x05"
+             b"\x04\x04\x04\x04\x07" b"\x01\x02\x04\x02\x01" b"\x02\x02\x02\x00\x02")
 
 
 def draw_char(display, ch, x, y, color):
-    rows = FONT.get(ch)
-    if rows is None:
+    i = FONT_CHARS.find(ch)
+    if i < 0:
         return
     for dy in range(5):
-        bits = rows[dy]
+        bits = FONT_ROWS[5 * i + dy]
         for dx in range(3):
             if bits & (4 >> dx):
                 display.set(x + dx, y + dy, color)

@@ -3,22 +3,30 @@ pairing code. Loaded for each text and gone from the heap with it (connect4.modu
 carries the rest of the alphabet)."""
 from micropython import const
 
-from connect4.app.glyphs import FONT
+from connect4.app.glyphs import FONT_CHARS, FONT_ROWS
 
 STEP_MS = const(75)  # one column every STEP_MS
-# the 3x5 glyphs glyphs.FONT lacks (rows top first, high bit = left column)
-MORE = {
-    "B": (6, 5, 6, 5, 6), "C": (3, 4, 4, 4, 3), "E": (7, 4, 6, 4, 7), "F": (7, 4, 6, 4, 4),
-    "G": (3, 4, 5, 5, 3), "H": (5, 5, 7, 5, 5), "J": (1, 1, 1, 5, 2), "K": (5, 5, 6, 5, 5),
-    "N": (6, 5, 5, 5, 5), "O": (2, 5, 5, 5, 2), "Q": (2, 5, 5, 6, 3), "R": (6, 5, 6, 5, 5),
-    "S": (3, 4, 2, 1, 6), "T": (7, 2, 2, 2, 2), "U": (5, 5, 5, 5, 7), "V": (5, 5, 5, 5, 2),
-    "W": (5, 5, 7, 7, 5), "X": (5, 5, 2, 5, 5), "Y": (5, 5, 2, 2, 2), "Z": (7, 1, 2, 4, 7),
-    ".": (0, 0, 0, 0, 2), ":": (0, 2, 0, 2, 0), "-": (0, 0, 7, 0, 0), "/": (1, 1, 2, 4, 4),
-}
+# the 3x5 glyphs glyphs.FONT_CHARS lacks, as glyphs.py keeps its own: glyph i of _MORE_CHARS
+# is _MORE_ROWS[5 * i:5 * i + 5] (rows top first, high bit = left column)
+_MORE_CHARS = "BCEFGHJKNOQRSTUVWXYZ.:-/"
+_MORE_ROWS = (b"\x06\x05\x06\x05\x06" b"\x03\x04\x04\x04\x03" b"\x07\x04\x06\x04\x07"
+              b"\x07\x04\x06\x04\x04" b"\x03\x04\x05\x05\x03" b"\x05\x05\x07\x05\x05"
+              b"\x01\x01\x01\x05\x02" b"\x05\x05\x06\x05\x05" b"\x06\x05\x05\x05\x05"
+              b"\x02\x05\x05\x05\x02" b"\x02\x05\x05\x06\x03" b"\x06\x05\x06\x05\x05"
+              b"\x03\x04\x02\x01\x06" b"\x07\x02\x02\x02\x02" b"\x05\x05\x05\x05\x07"
+              b"\x05\x05\x05\x05\x02" b"\x05\x05\x07\x07\x05" b"\x05\x05\x02\x05\x05"
+              b"\x05\x05\x02\x02\x02" b"\x07\x01\x02\x04\x07" b"\x00\x00\x00\x00\x02"
+              b"\x00\x02\x00\x02\x00" b"\x00\x00\x07\x00\x00" b"\x01\x01\x02\x04\x04")
+_BLANK = b"\x00\x00\x00\x00\x00"
 
 
 def glyph(ch):
-    return FONT.get(ch) or MORE.get(ch) or (0, 0, 0, 0, 0)
+    """The five rows of `ch`'s glyph (bytes); blank for a character without one."""
+    i = FONT_CHARS.find(ch)
+    if i >= 0:
+        return FONT_ROWS[5 * i:5 * i + 5]
+    i = _MORE_CHARS.find(ch)
+    return _MORE_ROWS[5 * i:5 * i + 5] if i >= 0 else _BLANK
 
 
 class Scroller:
