@@ -42,7 +42,8 @@ def test_footprint_leaves_half_the_heap_free(figures):
 def test_with_wifi_on_the_chips_gc_heap_stays_the_one_the_app_already_has(figures):
     """The split heap, modelled (issue 31): the chip's GC heap grows into the ESP-IDF heap and
     never gives it back; with Wi-Fi on, that is the memory lwIP and the Wi-Fi driver need. So
-    the Wi-Fi-on peak must fit the GC heap the app already has, 12 KB kept free."""
+    the Wi-Fi-on heap at its fullest must fit the GC heap the app already has, 20 KB kept free
+    (issue 36: under a hostile load less room left the page one allocation from dead)."""
     assert figures["gc_web"] <= figures["gc_web_budget"], memory.report(figures)
 
 

@@ -16,11 +16,12 @@ import os
 import pytest
 
 from tools.chip import mixed_load, wifi_load
+from tools.common import CHIP_GC_FREE_MIN
 
 from .helpers import retry_stalls, repl
 from .test_app_on_chip import APP_GC_TOTAL, IDF_IDLE_MIN, IDF_LOW_MIN, STALL_S  # noqa: F401
 
-ROOM = 20 * 1024  # bytes free in the GC heap at its fullest (issue 36)
+ROOM = CHIP_GC_FREE_MIN  # bytes free in the GC heap at its fullest (issue 36)
 BALLAST = 4 * 1024
 # emulated seconds of load a run (issue 36: at least 10 minutes); CHIP_HOSTILE_S shortens it
 LOAD_S = int(os.environ.get("CHIP_HOSTILE_S", "600"))

@@ -76,7 +76,7 @@ def build_vm_image(dest):
     compile_, copies, _ = device.plan(dest)
     native = []
     for src, board_path in copies:
-        if src.endswith(".py"):  # kept as source on the board
+        if src.endswith((".py", ".gz")):  # kept as source on the board (and the page)
             target = os.path.join(dest, board_path.lstrip("/"))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copyfile(os.path.join(mpvm.ROOT, src), target)

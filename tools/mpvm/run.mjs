@@ -17,7 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
-const COPY_EXT = new Set([".py", ".mpy", ".json", ".txt", ".csv", ".bin"]);
+const COPY_EXT = new Set([".py", ".mpy", ".json", ".txt", ".csv", ".bin", ".gz"]);
 const NATIVE_LINE = /^\s*@micropython\.(native|viper)\s*(#.*)?$/;
 // The port's gc.mem_free() adds this constant "max new split" (port main.c);
 // with the heap capped no split can happen, so it is subtracted back.
