@@ -20,7 +20,8 @@ from tools.chip import probe
 from tools.chip.emulator import Chip, find_firmware, find_qemu
 
 
-LONGEST = ("test_endurance_on_chip.py", "test_wifi_the_page_and_games_through_the_api_for_ten_minutes")
+LONGEST = ("test_endurance_on_chip.py", "test_wifi_the_page_and_games_through_the_api_for_ten_minutes",
+           "test_wifi_a_hostile_mixed_load_never_grows_the_heap")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -38,8 +39,8 @@ def pytest_collection_modifyitems(config, items):
             if "tests/chip/" in item.nodeid.replace(os.sep, "/"):
                 item.add_marker(pytest.mark.skip(reason=reason))
         return
-    # the longest first (20 and 10 emulated minutes), so that on two cores (make chip-test's
-    # -n 2) they run side by side and the rest fills in after the shorter one
+    # the longest first (20 and 10 emulated minutes each), so that on two cores (make chip-test's
+    # -n 2) they run side by side and the rest fills in after them
     items.sort(key=_longest_first)  # (stable: the rest keep their order)
 
 

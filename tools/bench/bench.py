@@ -5,9 +5,10 @@ Every figure is measured in this run:
      emulated ESP32-C3 (tools/chip/speed.py; needs the emulator and FIRMWARE=, else
      skipped, saying why), recorded in tools/data/chip.txt, which every chip time
      below uses (tools.common.chip_nodes_per_second, at tools.common.CHIP_IPS);
-     the phone page on the emulated chip (`--only chip-wifi`, and only then: twelve
-     minutes of the emulator): the heaps at each moment and the requests answered
-     under the page's load (tools/chip/wifi_load.py);
+     the phone page on the emulated chip (`--only chip-wifi`, and only then: about an
+     hour of the emulator; tools/bench/chip_wifi.py): the heaps at each moment and the
+     requests answered under the page's load (tools/chip/wifi_load.py) and under a
+     hostile network's (tools/chip/mixed_load.py);
   1. nodes per second on CPython and in the MicroPython VM (tools/bench/chipbench.py),
      the chip's from tools/data/chip.txt (with --micropython, callgrind's count on
      that unix-port binary beside it: tools/bench/instr_per_node.py, a cross-check),
@@ -70,6 +71,7 @@ from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
 from tools.bench import chipbench, ladder, page, people, perfect, sizes, stack  # noqa: E402
+from tools.bench.chip_wifi import chip_wifi  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
 from tools.bench.opening_book import BOOK, the_book  # noqa: E402
@@ -171,84 +173,6 @@ def chip_speed(args, say):
             round(common.CHIP_IPS / 1e6), format(slow, ","),
             common.engine_fingerprint(), os.path.basename(firmware)))
     say()
-
-
-# ---------------------------------------------------------------- Wi-Fi on the chip
-
-def chip_wifi(args, say):
-    """The phone page on the emulated chip (issue 31): the GC and ESP-IDF heaps at each moment
-    and the requests answered under the page's load (tools/chip/wifi_load.py); without the
-    emulator or the image, a line saying why (and no section on the page)."""
-    from tools.chip import emulator, speed as chip_image, wifi_load
-    qemu, firmware = emulator.find_qemu(), args.firmware or emulator.find_firmware()
-    if qemu is None or firmware is None or not os.path.isfile(firmware):
-        say.progress("chip-wifi: skipped, no %s" % ("emulator" if qemu is None else "MicroPython image"))
-        return
-    load_s = 60 if args.quick else int(os.environ.get("CHIP_WIFI_S", "600"))
-    say.part("chip-wifi")
-    say.progress("chip-wifi: %d s of the page's load on the emulated chip" % load_s)
-    got = _on_chip(qemu, firmware, [("/wifi.json", wifi_load.OPEN_NETWORK),
-                                    ("/connect4.json", wifi_load.WIFI_ON)],
-                   lambda c: wifi_load.measure(c, load_s))
-    ap = _on_chip(qemu, firmware, [("/wifi.json", wifi_load.NO_HOME), ("/connect4.json", wifi_load.WIFI_ON)],
-                  wifi_load.access_point_idle)
-    heap, gcs = got["heap"], got["gcs"]
-    load = [k for k, r in enumerate(heap) if r["ms"] >= got["start_ms"] and k < len(gcs)]
-    idle = next(k for k, r in enumerate(heap) if r["ms"] == got["idle"]["ms"])
-    fullest = max(load, key=lambda k: gcs[k][1])
-    poorest = min(load, key=lambda k: heap[k]["idf_free"])
-
-    def row(what, r, g):
-        say("| %s | %s / %s / %s | %s (%s) |" % (what, format(g[0], ","), format(g[1], ","),
-                                                format(g[2], ","), format(r["idf_free"], ","),
-                                                format(r["idf_largest"], ",")))
-    say("### Wi-Fi on the chip (the emulated ESP32-C3, the stock image)")
-    say()
-    say("| moment | GC heap total / used / free | ESP-IDF free (largest) |")
-    say("|---|---|---|")
-    row("the app built, Wi-Fi joining", heap[1], gcs[1])
-    row("joined, the server up, idle", heap[idle], gcs[idle])
-    row("under the page's load: the GC heap at its fullest", heap[fullest], gcs[fullest])
-    row("under the page's load: the least ESP-IDF heap free", heap[poorest], gcs[poorest])
-    row("the chip's own access point, idle", ap["heap"][-1], ap["gcs"][-1])
-    say()
-    board = got["board"]
-    say("Under the load: %d whole games against level 8 in %d s of emulated time, through the API "
-        "(the recorded games and a settings change after each), the live page open and a second "
-        "client polling `/api/state` every 0.5 s. Requests answered: %s of %s (%d timed out or "
-        "reset); the board served %s, %d of them over a second on its own clock (the slowest %d "
-        "ms), and turned %d away with 503 (%d short of memory). The GC heap's total never went "
-        "past %s bytes (the app's own: %s)." % (
-            got["games"], got["seconds"], format(len(got["answered"]), ","),
-            format(len(got["answered"]) + len(got["failures"]), ","), len(got["failures"]),
-            format(board["served"], ","), board["slow"], board["slowest"], board["refused"],
-            board["short"], format(max(g[0] for g in gcs[1:]), ","),
-            format(common.CHIP_GC_HEAP_APP, ",")))
-    say()
-    say("GC heap: `micropython.mem_info()`'s total / used / free after a collect (the probe's own "
-        "2 KB of bytecode included); ESP-IDF heap: `esp32.idf_heap_info(esp32.HEAP_DATA)`'s free "
-        "bytes summed (largest block), where lwIP and the Wi-Fi driver allocate. Station on the "
-        "emulator's open network, Wi-Fi on from the saved switch, the stock %s "
-        "(`make bench FIRMWARE=%s BENCH_ARGS=\"--only chip-wifi\"`; `CHIP_WIFI_S` sets the load's "
-        "emulated seconds, 600 by default)." % (chip_image.image_name(firmware), os.path.basename(firmware)))
-    say()
-
-
-def _on_chip(qemu, firmware, extra, work, tries=3):
-    """work(chip at its raw REPL) on a fresh emulated board, booted again if the emulator stalls."""
-    import tempfile
-    from tools.chip import emulator, probe
-    for attempt in range(tries):
-        with tempfile.TemporaryDirectory() as tmp:
-            flash = os.path.join(tmp, "flash.bin")
-            with open(flash, "wb") as f:
-                f.write(probe.flash_for(firmware, extra))
-            try:
-                with emulator.Chip(qemu, flash) as c:
-                    return work(c.repl())
-            except emulator.ChipStalled:
-                if attempt == tries - 1:
-                    raise
 
 
 # ---------------------------------------------------------------- accuracy
@@ -539,7 +463,7 @@ def main(argv=None):
     run = lambda section: args.only in (None, section)  # noqa: E731
     if run("chip"):
         chip_speed(args, say)
-    if args.only == "chip-wifi":  # (twelve minutes of the emulator: only when asked for)
+    if args.only == "chip-wifi":  # (an hour of the emulator: only when asked for)
         chip_wifi(args, say)
     if run("speed"):
         say.part("speed")

@@ -178,14 +178,15 @@ class Writer:
             self.bad.append((what, status))
 
 
-def measure(c, load_s, seed, ballast=0, grow=False):
+def measure(c, load_s, seed, ballast=0, grow=False, keep_text=False):
     """The load (this module's docstring) on a board at its raw REPL; `ballast`: bytes of the GC
     heap the probe holds from its start (the margin's proof). A dict: seconds (emulated, of
     load), answered (well-behaved requests, wall seconds each), statuses ({what: [status]}),
     failures (well-behaved requests not answered 200), hostile ([(kind, status)]), wrong
     (hostile requests not answered as due), writes, bad_writes, readback ((written, read)),
     board (the server's counts), idle (the report with nobody connected), low (the worst of
-    every report), heap (every report), gcs (every GC heap line)."""
+    every report), heap (every report), gcs (every GC heap line); keep_text: text too, what the
+    board printed."""
     rng = random.Random(seed)
     probe.run(c, report_ms=REPORT_MS, grow=grow, ballast=ballast)
     line = c.read_until(CODE_LINE, timeout=300, stall=REPORT_STALL_S) + c.read_until(
@@ -296,4 +297,5 @@ def measure(c, load_s, seed, ballast=0, grow=False):
             "answered": [t for cl in clients for t in cl.times], "statuses": statuses,
             "failures": failures, "hostile": hostile_got, "wrong": wrong, "writes": writer.done,
             "bad_writes": writer.bad, "readback": (written, read), "events": events, "board": web,
-            "idle": idle, "low": low, "heap": heap, "gcs": probe.gc_heap(text)}
+            "idle": idle, "low": low, "heap": heap, "gcs": probe.gc_heap(text),
+            "text": text if keep_text else None}

@@ -66,6 +66,12 @@ def gc_heap(text):
             re.findall(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)]
 
 
+def free_runs(text):
+    """Every `max free sz: N` of micropython.mem_info() in `text`: the GC heap's longest free
+    run, in 16-byte blocks, at each report."""
+    return [int(m) for m in re.findall(r"max free sz: (\d+)", text)]
+
+
 def reports(text):
     """The `probe heap` reports in `text` as dicts, and the last `probe low` (or None)."""
     heap = [parse_fields(ln) for ln in text.splitlines() if ln.startswith("probe heap")]
