@@ -260,7 +260,7 @@ def test_the_menu_forgets_the_paired_phones_of_the_page_served_and_shows_the_new
     assert sim.app.web.pairing is pairing and sim.app.wifi_on  # Wi-Fi still on
     # the console too, as Link.show says it (a maker at the serial port; the chip tests)
     console = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("connect4: web: ")]
-    assert console[-1] == "connect4: web: http://192.168.4.1/ code " + pairing.code
+    assert console[-1] == "connect4: web: http://192.168.4.1/ name connect4-C47E code " + pairing.code
 
 
 def test_a_new_code_from_the_page_or_the_lock_shows_on_the_matrix_and_the_console(sim, said, capsys):
@@ -277,7 +277,7 @@ def test_a_new_code_from_the_page_or_the_lock_shows_on_the_matrix_and_the_consol
     code = pairing.code
     assert said[-1] == " CODE " + code
     console = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("connect4: web: ")]
-    assert console[-1] == "connect4: web: http://192.168.4.1/ code " + code
+    assert console[-1] == "connect4: web: http://192.168.4.1/ name connect4-C47E code " + code
     wrong = "%04d" % ((int(code) + 1) % 10000)
     for _ in range(MAX_TRIES):
         api.pair(('{"code": "%s"}' % wrong).encode())

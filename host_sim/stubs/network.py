@@ -3,7 +3,9 @@ comes up at once. The access point has 192.168.4.1 (the ESP32's default); a stat
 joins any network but `world.NO_SUCH_NETWORK` after `JOIN_POLLS` checks.
 
 `world` holds what happened (tests look): interfaces active, the AP's config, the
-network joined.
+network joined, the hostname set. `world.mac` is the radio's MAC: a simulated board
+takes one of its own from its flash folder (host_sim.world.board_mac), so that two
+simulated boards have two names (connect4-XXXX: connect4.net.wifi.name).
 """
 STA_IF = 0
 AP_IF = 1
@@ -22,10 +24,21 @@ class _World:
         self.joined = None
         self.polls = 0
         self.target = None
+        self.hostname = "mpy-esp32c3"  # MicroPython's default, until network.hostname(name)
         self.NO_SUCH_NETWORK = "nowhere"
+        self.mac = MAC
 
 
+MAC = bytes([0x34, 0x85, 0x18, 0x00, 0xC4, 0x7E])
 world = _World()
+
+
+def hostname(*name):
+    """network.hostname(): the name the board gives DHCP and mDNS (set before connecting)."""
+    if name:
+        world.hostname = name[0]
+        return None
+    return world.hostname
 
 
 class WLAN:
@@ -45,7 +58,7 @@ class WLAN:
     def config(self, *param, **kwargs):
         if param:
             if param[0] == "mac":
-                return bytes([0x34, 0x85, 0x18, 0x00, 0xC4, 0x7E])
+                return world.mac
             return world.ap_config.get(param[0])
         world.ap_config.update(kwargs)
         return None

@@ -12,8 +12,11 @@ rule at the safe point (`follow`, then newgame.restart_for, the menu's too).
 
 For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
 `set_pump()` gives the server its rounds (from the loop and from the
-search's poll hook), `resize_table()` shrinks the AI's table while Wi-Fi
-shares the heap.
+search's poll hook; in a game of two boards that game pumps it, then itself),
+`resize_table()` shrinks the AI's table while Wi-Fi shares the heap.
+
+A game of two boards (connect4.app.twoboards, the app's `duo`): the other
+board's routes (`board`) and who may move (`board_move`).
 
 Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
@@ -139,7 +142,8 @@ class Face:
             "result": winner,
             "winning": [[c + 1, r + 1] for c, r in line],
             "state": STATE_NAMES[app.state],
-            "human": human_turn(app),
+            "human": human_turn(app) and app.duo is None,  # two boards: moves come from their buttons
+            "boards": None if app.duo is None else app.duo.names(app),
             "games": app.games,
             "brightness": app.settings["brightness"],
             "columns": board.cols,
@@ -181,6 +185,10 @@ class Face:
     def columns(self):
         return self.app.board.cols
 
+    def count(self):
+        """The moves played."""
+        return self.app.board.count
+
     def sizes(self):
         """The board sizes this panel shows ("4x4" ... "8x7"), smallest first."""
         d = self.app.display
@@ -218,6 +226,22 @@ class Face:
     def hint(self):
         self.app.commands.append((_apply_hint, None))
 
+    # ---- a game of two boards (connect4.app.twoboards): `who` is the asking token's digest
+    def board(self, who, data):
+        """GET (data None) and POST /api/board from the board `who`: (status, dict)."""
+        duo = self.app.duo
+        if duo is not None:
+            return duo.route(self.app, who, data)
+        if data is None:
+            return 404, {"error": "no game with another board here"}
+        return use("connect4.app.twoboards").route(self.app, None, who, data)
+
+    def board_move(self, who):
+        """Why the session `who` may not move now (a game of two boards: only the other board,
+        on its turn), or None."""
+        duo = self.app.duo
+        return None if duo is None else duo.may_move(self.app, who)
+
     # ---- for the Wi-Fi side (connect4.net.link)
     def say(self, parts, now):
         """Scroll [(text, colour name)] over the game until it has gone by or an input ends it
@@ -230,8 +254,13 @@ class Face:
         self.app.short_of_memory(now)
 
     def set_pump(self, pump):
-        """pump(): one round of the server, from the loop and the search's poll hook (or None)."""
-        self.app.pump = pump
+        """pump(): one round of the server, from the loop and the search's poll hook (or None);
+        a game of two boards pumps it, then itself."""
+        app = self.app
+        if app.duo is not None:
+            app.duo.inner = pump
+        else:
+            app.pump = pump
 
     def resize_table(self, entries):
         self.app.turn.searcher.resize(entries)

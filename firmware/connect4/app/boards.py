@@ -1,0 +1,255 @@
+"""The menu's "play a board": find another board, pair with it, say who plays this board's side.
+
+A page of the menu (connect4.app.menu: in the games list's place), loaded when
+its item is chosen and gone with the menu. Wi-Fi comes on if it is off (kept
+on, as the Wi-Fi item does). Its steps:
+
+    FIND    the boards found on this network (connect4.net.finder, through the Wi-Fi
+            link), each scrolling its four hex digits (the top row: a dot each, the
+            one shown white), then TYPE and back (<). Turn to walk them, press to pick.
+    HEX     TYPE: the other board's four hex digits, a turn of 0-F and a press each
+            (connect4-XXXX.local: where mDNS works).
+    CODE    the pairing code the other board shows (its menu's Wi-Fi item confirmed
+            "on" scrolls it), four digits, as a phone types it.
+    PLAYER  who plays this board's side (its colour): P, you with the buttons, or this
+            board's AI at level 1-8.
+    WAIT    minutes to wait for the other board when it is lost before giving up
+            (0: until a press).
+    then this board pairs (POST /api/pair) and asks for the game (POST /api/board);
+    the game begins (connect4.app.twoboards: the other board holds it), or what went
+    wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER) and FIND or CODE comes back.
+
+During a game of two boards the item opens at PLAYER: this board's side handed to its
+AI at a level (or back to the buttons), and the waiting time, for the game under way.
+"""
+from micropython import const
+from time import ticks_diff
+
+from connect4.hw.input import SELECT
+from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char, draw_number
+from connect4.app.render import SIDE_COLORS
+from connect4.app.scroll import Scroller, glyph
+from connect4.modules import use
+
+_FIND = const(0)
+_HEX = const(1)
+_CODE = const(2)
+_PLAYER = const(3)
+_WAIT = const(4)
+_BUSY = const(5)
+_CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
+WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
+_HEXES = "0123456789ABCDEF"
+
+
+class Boards:
+    def __init__(self, app, now):
+        self.app = app
+        self.finder = None  # FIND: connect4.net.finder's Finder, once Wi-Fi has an address
+        self.client = None  # BUSY: the Peer of the board picked
+        self.found = []  # [(name, host, port)]
+        self.index = 0
+        self.digits = bytearray(4)
+        self.pos = 0
+        self.board = None  # the board picked: (name, host, port)
+        self.code = ""
+        self.asking = False  # BUSY: paired, asking for the game
+        self.text = None  # FIND: the scrolling label and what it says
+        self.label = None
+        duo = app.duo
+        if duo is not None:  # a game under way: this board's player and its waiting time
+            self.step = _PLAYER
+            self.level = duo.fields["levels"][duo.side]
+            self.wait = duo.fields["wait"]
+            self.side = duo.side
+            return
+        self.step = _FIND
+        self.level = self.wait = 0
+        self.side = 1  # the asking board plays yellow
+        if not app.wifi_on:  # Wi-Fi on, as the menu's item turns it on (and keeps it on)
+            app.wifi(now, True)
+            if app.wifi_on and not app.settings["wifi"]:
+                app.settings["wifi"] = True
+                app.store.save()
+
+    def close(self):
+        """Its sockets closed (leaving the page, or the game begun)."""
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    # ---- the menu's step: the network's work
+    def tick(self, app, now):
+        link = app.link
+        if self.step == _FIND:
+            if self.finder is None and link is not None and link.address is not None:
+                try:
+                    self.finder = link.finder()
+                except Exception as e:  # (no socket): only TYPE and back
+                    self.finder = False
+                    print("connect4: boards: %r" % e)
+            if self.finder:
+                self.finder.pump()
+                self.found = self.finder.found
+        elif self.step == _BUSY:
+            got = self.client.pump()  # type: ignore[union-attr]  # (BUSY: set)
+            if got is not None:
+                self._answered(app, got, now)
+
+    def _answered(self, app, got, now):
+        status, answer = got
+        client = self.client
+        if not self.asking:  # the pairing's answer
+            if status == 200 and isinstance(answer, dict) and isinstance(answer.get("token"), str):
+                client.token = answer["token"]  # type: ignore[union-attr]
+                self.asking = True
+                client.start("POST", "/api/board", {"level": self.level, "name": app.link.name})  # type: ignore[union-attr]
+                return
+            self._back(app, now, "WRONG CODE" if status == 403 else "LOCKED" if status == 429
+                       else "NO ANSWER", _CODE if status == 403 else _FIND)
+            return
+        if status == 200:  # the game is on: the other board holds it
+            name, host, port = self.board  # type: ignore[misc]
+            levels = [0, 0]
+            levels[self.side] = self.level
+            self.client = None
+            self.close()
+            use("connect4.app.twoboards").ask(app, {"name": name, "host": host, "port": port,
+                                                    "token": client.token, "levels": levels,  # type: ignore[union-attr]
+                                                    "wait": self.wait}, client, now)
+            return
+        self._back(app, now, "BUSY" if status == 409 else "NO ANSWER", _FIND)
+
+    def _back(self, app, now, text, step):
+        """What went wrong scrolls; back to `step`."""
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        app.banner = Scroller([(text, ORANGE)], now)
+        self._to(step)
+
+    def _to(self, step):
+        self.step = step
+        self.pos = 0
+        self.text = None
+        for i in range(4):
+            self.digits[i] = 0
+        if step != _FIND and self.finder:
+            self.finder.close()
+            self.finder = None
+
+    # ---- the menu's inputs: 0 (stay), -1 (back to the menu's items), _CLOSE (close the menu)
+    def event(self, step, ev):
+        app = self.app
+        now = app.clock.ticks_ms()
+        st = self.step
+        if st == _FIND:
+            n = len(self.found) + 2  # the boards, TYPE, back
+            if step:
+                self.index = (self.index + step) % n
+            elif ev == SELECT:
+                i = self.index % n
+                if i == n - 1:
+                    self.close()
+                    return -1
+                if i == n - 2:
+                    self._to(_HEX)
+                else:
+                    self.board = self.found[i]
+                    self._to(_CODE)
+        elif st == _HEX or st == _CODE:
+            if step:
+                self.digits[self.pos] = (self.digits[self.pos] + step) % (16 if st == _HEX else 10)
+            elif ev == SELECT:
+                self.pos += 1
+                if self.pos == 4:
+                    text = "".join(_HEXES[d] for d in self.digits)
+                    if st == _CODE:
+                        self.code = text
+                        self._to(_PLAYER)
+                    else:
+                        self._typed(app, text, now)
+        elif st == _PLAYER:
+            if step:
+                self.level = (self.level + step) % 9
+            elif ev == SELECT:
+                self.step = _WAIT
+        elif st == _WAIT:
+            if step:
+                i = WAITS.index(self.wait) if self.wait in WAITS else 0
+                self.wait = WAITS[(i + step) % len(WAITS)]
+            elif ev == SELECT:
+                if app.duo is not None:
+                    app.duo.set_player(app, self.level, self.wait, now)
+                    return _CLOSE
+                self._go(app, now)
+        return 0
+
+    def _typed(self, app, digits, now):
+        """TYPE: the board of these hex digits, by its name (mDNS; it waits for the answer)."""
+        link = app.link
+        finder = None
+        if link is not None and link.address is not None:
+            finder = self.finder or link.finder()
+        got = finder.resolve(digits) if finder else None
+        if finder is not self.finder and finder:
+            finder.close()
+        if got is None:
+            self._back(app, now, "CONNECT4-" + digits + " NOT FOUND", _FIND)
+        else:
+            self.board = got
+            self._to(_CODE)
+
+    def _go(self, app, now):
+        """Pair with the board picked, then ask it for the game (tick follows the answers)."""
+        name, host, port = self.board  # type: ignore[misc]
+        self.client = app.link.peer(host, port)
+        self.asking = False
+        self.client.start("POST", "/api/pair", {"code": self.code})
+        self.step = _BUSY
+
+    # ---- the picture
+    def render(self, display, gy):
+        app = self.app
+        now = app.clock.ticks_ms()
+        st = self.step
+        w = display.width
+        if st == _FIND:
+            n = len(self.found) + 2
+            i = self.index % n
+            if i == n - 1:
+                draw_char(display, "<", 2, gy, WHITE)
+            else:
+                label = self.found[i][0][-4:] if i < n - 2 else "TYPE"
+                if (self.text is None or label != self.label
+                        or not self.text.render(display, now, ticks_diff)):
+                    self.text = Scroller([(label, GREEN if i < n - 2 else CYAN)], now)
+                    self.label = label
+                    self.text.render(display, now, ticks_diff)
+            for k in range(min(n, w)):
+                display.set(k, 0, WHITE if k == i else DIM)
+        elif st == _HEX or st == _CODE:
+            ch = _HEXES[self.digits[self.pos]]
+            rows = glyph(ch)
+            for dy in range(5):
+                for dx in range(3):
+                    if rows[dy] & (4 >> dx):
+                        display.set(2 + dx, gy + dy, CYAN if st == _HEX else GREEN)
+            for k in range(4):
+                on = k < self.pos or (k == self.pos and now % 500 < 300)
+                display.set(2 * k, 0, (GREEN if k < self.pos else WHITE) if on else DIM)
+        elif st == _PLAYER:
+            color = SIDE_COLORS[self.side]
+            for x in range(w):
+                display.set(x, 0, color)
+            if self.level:
+                draw_number(display, self.level, 0, gy, color)
+            else:
+                draw_char(display, "P", 2, gy, color)
+        elif st == _WAIT:
+            draw_number(display, self.wait, 0, gy, ORANGE if self.wait else DIM)
+        else:  # BUSY: a dot runs along the top row
+            display.set((now // 120) % w, 0, WHITE)
