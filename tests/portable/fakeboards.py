@@ -295,6 +295,8 @@ class Boards:
         self.menu_to(ask, "board")
         self.press(ask)  # Wi-Fi comes on with the page
         self.run(1500)
+        assert ask.app.banner is not None  # its own four digits and code scroll
+        self.turn(ask, 1)  # (which a turn ends, and only that)
         page = ask.app.menu.games
         assert [b[0] for b in page.found] == ["connect4-1C47"], page.found
         self.press(ask)  # the board found

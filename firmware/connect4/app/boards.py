@@ -4,9 +4,11 @@ A page of the menu (connect4.app.menu: in the games list's place), loaded when
 its item is chosen and gone with the menu. Wi-Fi comes on if it is off (kept
 on, as the Wi-Fi item does). Its steps:
 
-    FIND    the boards found on this network (connect4.net.finder, through the Wi-Fi
-            link), each scrolling its four hex digits (the top row: a dot each, the
-            one shown white), then TYPE and back (<). Turn to walk them, press to pick.
+    FIND    this board's own four hex digits and pairing code scroll once (the other
+            board's player types them); then the boards found on this network (those
+            showing this page too: connect4.net.finder, through the Wi-Fi link), each
+            scrolling its four hex digits (the top row: a dot each, the one shown
+            white), then TYPE and back (<). Turn to walk them, press to pick.
     HEX     TYPE: the other board's four hex digits, a turn of 0-F and a press each
             (connect4-XXXX.local: where mDNS works).
     CODE    the pairing code the other board shows (its menu's Wi-Fi item confirmed
@@ -16,7 +18,7 @@ on, as the Wi-Fi item does). Its steps:
     WAIT    minutes to wait for the other board when it is lost before giving up
             (0: until a press).
     then this board pairs (POST /api/pair) and asks for the game (POST /api/board);
-    the game begins (connect4.app.twoboards: the other board holds it), or what went
+    the game begins (connect4.app.boardask: the other board holds it), or what went
     wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER) and FIND or CODE comes back.
 
 During a game of two boards the item opens at PLAYER: this board's side handed to its
@@ -91,6 +93,9 @@ class Boards:
                 except Exception as e:  # (no socket): only TYPE and back
                     self.finder = False
                     print("connect4: boards: %r" % e)
+                web = app.web  # this board's own four digits and code, for the other board's player
+                app.banner = Scroller([(link.name[-4:] + (" CODE " + web.pairing.code if web else ""),
+                                        WHITE)], now)
             if self.finder:
                 self.finder.pump()
                 self.found = self.finder.found
@@ -117,7 +122,7 @@ class Boards:
             levels[self.side] = self.level
             self.client = None
             self.close()
-            use("connect4.app.twoboards").ask(app, {"name": name, "host": host, "port": port,
+            use("connect4.app.boardask").ask(app, {"name": name, "host": host, "port": port,
                                                     "token": client.token, "levels": levels,  # type: ignore[union-attr]
                                                     "wait": self.wait}, client, now)
             return
@@ -183,7 +188,7 @@ class Boards:
                 self.wait = WAITS[(i + step) % len(WAITS)]
             elif ev == SELECT:
                 if app.duo is not None:
-                    app.duo.set_player(app, self.level, self.wait, now)
+                    use("connect4.app.twoboards_setup").set_player(app.duo, app, self.level, self.wait)
                     return _CLOSE
                 self._go(app, now)
         return 0

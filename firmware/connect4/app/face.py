@@ -234,7 +234,7 @@ class Face:
             return duo.route(self.app, who, data)
         if data is None:
             return 404, {"error": "no game with another board here"}
-        return use("connect4.app.twoboards").route(self.app, None, who, data)
+        return use("connect4.app.boardhold").route(self.app, who, data)
 
     def board_move(self, who):
         """Why the session `who` may not move now (a game of two boards: only the other board,

@@ -3,8 +3,8 @@
 A start finds the game the last one left on flash (after a crash, a watchdog
 reset or a power cut) and goes on with it at once; the code that reads and
 checks the file, and puts the game back on the app, is used only then. A game
-of two boards kept on flash comes back too (connect4.app.twoboards, loaded
-only if its file is there).
+of two boards kept on flash comes back too (connect4.app.twoboards_setup and
+boardhold or boardask, loaded only if its file is there).
 """
 from micropython import const
 
@@ -17,7 +17,7 @@ from connect4.app.newgame import first_side
 _MAX_FILE = const(240)  # bytes: a record line (at most about 140, on 8x7) and the second line
 _ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back after crashes this often with no move since is given up
-_TWO_BOARDS = const("board.json")  # connect4.app.twoboards.FILE
+_TWO_BOARDS = const("board.json")  # connect4.app.twoboards_setup.FILE
 
 
 def load(saved, board, rng):
@@ -107,9 +107,15 @@ def take_back(app):
 
 
 def _two_boards(app):
-    """A game of two boards on flash, back on the app (connect4.app.twoboards.resume): True if
-    a game goes on."""
+    """A game of two boards on flash, back on the app (its file read by
+    connect4.app.twoboards_setup, the game by connect4.app.boardhold or boardask): True if a
+    game goes on."""
     fs = app.saved.fs if app.saved is not None else None
     if fs is None or not exists(fs, app.cfg["flash_dir"] + _TWO_BOARDS):
         return False
-    return use("connect4.app.twoboards").resume(app)
+    fields = use("connect4.app.twoboards_setup").load(app)
+    if fields is None:
+        return False
+    if fields["role"]:  # the board that asked (connect4.app.boardask), or the one that holds it
+        return use("connect4.app.boardask").resume(app, fields)
+    return use("connect4.app.boardhold").resume(app, fields)

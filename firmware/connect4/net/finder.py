@@ -69,6 +69,7 @@ class Finder:
                 if (len(words) == 3 and words[0] == "connect4" and name.startswith(PREFIX)
                         and name != self.own and board not in self.found and len(self.found) < MOST):
                     self.found.append(board)
+                    print("connect4: found %s at %s:%d" % board)
             except (OSError, ValueError, IndexError):  # (OSError: none waiting)
                 return
 
