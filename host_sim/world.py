@@ -218,6 +218,15 @@ def now_ms():
     return CLOCK.now_us() // 1000
 
 
+def board_mac(flash_dir):
+    """The simulated radio's MAC for the board of this flash folder (host_sim's network stub):
+    a board is its flash, so two simulated boards have two names (connect4-XXXX)."""
+    import hashlib
+    import network
+    digest = hashlib.sha256(os.path.abspath(flash_dir).encode()).digest()
+    network.world.mac = network.MAC[:4] + digest[:2]
+
+
 class ChipPace:
     """--chip-speed: each poll of a search takes as long as `poll_interval` nodes on the chip.
 
