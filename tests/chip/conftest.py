@@ -75,16 +75,17 @@ def probe_mpy():
 
 @pytest.fixture
 def chip(tmp_path, deployed, firmware_bytes, probe_mpy, request):
-    """A factory: chip(extra_files) -> a Chip on a fresh flash (closed at the test's end)."""
+    """A factory: chip(extra_files) -> a Chip on a fresh flash (closed at the test's end); `port`
+    and `mac`: the page's port and the MAC's last byte (two boards: tools.chip.two_boards)."""
     made = []
 
-    def make(extra=(), wifi=True, http_to=None):
+    def make(extra=(), wifi=True, http_to=None, port=80, mac=None):
         flash = tmp_path / ("flash%d.bin" % len(made))
         flash.write_bytes(probe.flash(firmware_bytes, deployed, probe_mpy, extra))
         # the UART, kept where pytest's rotation of its temporary folders leaves it
         log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
         kwargs = {"http_to": http_to} if http_to else {}
-        c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, **kwargs)
+        c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, port=port, mac=mac, **kwargs)
         made.append((c, log))
         return c
     yield make

@@ -1,0 +1,67 @@
+"""Issue 37: two emulated boards play one game over Wi-Fi, by their buttons only.
+
+Two emulator processes, each with its own network: each board's page at a port
+of its own, forwarded from the host's port of the same number (TCP and UDP),
+which the other board reaches through its network's gateway 192.168.4.2
+(tools/chip/two_boards.py says how; no broadcast crosses). The holder shows its
+"play a board" page, the asker finds it there and types its code, both play
+their moves on their own buttons (the three-button preset), a press on the
+wrong board plays nothing, and the holder is powered off after four moves and
+on again: the asker says so within 5 s of its own clock, and the game goes on
+at the same moves to its end, recorded on both. A phone watches each board's
+page all along. Item 1's heap figures, on both boards: the GC heap never past
+the app's 127,936 bytes, 20 KB of it free at its fullest, the ESP-IDF heap
+24 KB free idle and 12 KB at its lowest.
+"""
+import json
+
+from tools.chip import two_boards, wifi_load
+from tools.chip.probe import reports, gc_heap
+from tools.common import free_port, CHIP_GC_FREE_MIN
+
+from .helpers import retry_stalls, repl
+from .test_app_on_chip import APP_GC_TOTAL, IDF_IDLE_MIN, IDF_LOW_MIN
+
+# the holder's settings: Wi-Fi on (saved), red (the holder's side) starts the game of two boards
+HOLDER = json.dumps({"version": 1, "settings": {"wifi": True, "first": "red"}}).encode()
+
+
+def heap(text):
+    """(the GC heap at its fullest: total, used, free; the idle report; the worst report) of a
+    board's UART text, its reports after its first (the app built, Wi-Fi on)."""
+    rep, low = reports(text)
+    gcs = gc_heap(text)[1:]
+    idle = reports(text[text.index("connect4: web: "):])[0][0]  # the first with Wi-Fi up
+    return max(gcs, key=lambda g: g[1]), idle, low, max(t for t, _, _ in gcs)
+
+
+@retry_stalls
+def test_two_boards_play_a_game_by_their_buttons_and_one_is_powered_off_and_on(chip):
+    holder = chip(extra=[("/wifi.json", wifi_load.OPEN_NETWORK), ("/connect4.json", HOLDER)],
+                  port=free_port(), mac=0x15)
+    asker = chip(extra=[("/wifi.json", wifi_load.OPEN_NETWORK), ("/connect4.json", wifi_load.WIFI_ON)],
+                 port=free_port(), mac=0x25)
+    repl(holder)
+    repl(asker)
+    got = two_boards.play(holder, asker, repl)
+    hs, as_ = got["states"]
+    print("boards %s (holder) and %s (asker); the asker said the holder was lost %d ms after its "
+          "power cut; the phones heard %s" % (got["names"] + (got["lost_ms"], got["phones"])))
+    assert got["names"][0] != got["names"][1]
+    assert hs["moves"] == as_["moves"] == two_boards.GAME and hs["result"] == as_["result"] == "red"
+    assert got["while_lost"]["boards"]["lost"] and got["while_lost"]["moves"] == two_boards.GAME[:two_boards.CUT_AFTER]
+    assert got["lost_ms"] <= two_boards.LOST_MS
+    for games in got["games"]:  # recorded on both
+        assert games["games"][0]["moves"] == two_boards.GAME and games["games"][0]["mode"] == "two"
+    assert all(events and states for events, states in got["phones"])
+    texts = {"holder before its power cut": got["holder_before"], "holder after it": got["texts"][0],
+             "asker": got["texts"][1]}
+    for who, text in texts.items():
+        fullest, idle, low, total = heap(text)
+        print("%s: GC heap at its fullest %s (total, used, free), idle report %s, worst %s"
+              % (who, fullest, idle, low))
+        assert "Traceback" not in text and "crashed" not in text, text[-2000:]
+        assert total <= APP_GC_TOTAL, "the GC heap grew into the network's memory"
+        assert fullest[2] >= CHIP_GC_FREE_MIN, "the GC heap's room at its fullest"
+        assert idle["idf_free"] >= IDF_IDLE_MIN
+        assert low["idf_free"] >= IDF_LOW_MIN

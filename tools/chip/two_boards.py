@@ -1,0 +1,239 @@
+"""Two emulated boards play one game over Wi-Fi (issue 37), for tests/chip/ and `make bench`.
+
+Each emulator has its own network (192.168.4.0/24 behind its own slirp): no
+broadcast crosses from one to the other. So each board serves its page at a
+port of its own number, forwarded from the host's port of that number (TCP and
+UDP: tools.chip.emulator.Chip's `port`), and looks for the other at
+192.168.4.2:PORT, its network's way to the host's loopback (the config's
+`board_find`, given through the probe's `overrides`); each has a MAC of its
+own (eFuses), so a name of its own.
+
+`play(holder, asker)` takes two boards at their raw REPL (wifi.json naming the
+emulator's open network, Wi-Fi on from the saved switch, the holder's settings
+saying red starts), starts the app's probe on each (the three-button preset,
+presses timed on its `probe t=` lines, events), a phone watching each board's
+page (the live events held open, the state read every second), then with
+their buttons only: the holder shows its "play a board" page, the asker finds
+it there, types its code, plays by its buttons, waits 0 minutes; then the
+moves of GAME, each pressed on the board whose side it is, the holder powered
+off after CUT_AFTER of them and on again (the probe started again, as main.py
+would start the app), a press on the wrong board. It returns what each board's
+page said and printed, its heap reports and the times; the caller judges them.
+"""
+import http.client
+import json
+import re
+import threading
+import time
+
+from tools.chip import probe
+from tools.chip.emulator import GATEWAY_IP
+from tools.chip.wifi_load import REPORT_MS, REPORT_STALL_S
+
+LEFT, DROP, RIGHT = 0, 1, 3  # config.py's buttons preset
+LONG_MS = 1100  # a long press (the menu: long_press_ms 800)
+CLICK_MS = 120  # a click (debounce 50 ms; an arrow held 180 ms repeats)
+GAP_MS = 150  # between two presses
+BOARD_ITEM = 10  # connect4.app.menu.ITEMS.index("board")
+GAME = "4545454"  # red (the holder) wins in column 4; yellow (the asker) plays column 5
+CUT_AFTER = 4  # moves before the holder's power cut
+BANNER_MS = 13000  # Wi-Fi on: the name, address and code scroll (about 150 columns at 75 ms)
+LOST_MS = 5000  # issue 37: a lost connection shows within 5 s (of the board's own clock)
+T_LINE = re.compile(rb"probe t=(\d+)")
+
+
+class Board:
+    """One emulated board as the test drives it: its buttons, its clock, its page."""
+
+    def __init__(self, c, other_port):
+        self.c = c
+        self.port = c.port
+        self.other = other_port
+        self.code = self.name = None
+        self.cursor = 3  # the column the cursor is on (a new game: the centre)
+
+    def start(self):
+        """The app's probe (main.py's app, reporting), its buttons preset and ports."""
+        probe.run(self.c, report_ms=REPORT_MS, ticks=True, events=True, preset="buttons",
+                  overrides={"web_port": self.port, "board_find": ("%s:%d" % (GATEWAY_IP, self.other),)})
+        line = self.c.read_until(b"connect4: web: ", timeout=300, stall=REPORT_STALL_S) + self.c.read_until(
+            b"\n", timeout=30, stall=REPORT_STALL_S)
+        self.name = line.split(" name ", 1)[1].split()[0]
+        self.code = line.split(" code ", 1)[1].split()[0]
+        self.wait_ms(BANNER_MS)  # the address and code scroll by (an input would only end them)
+
+    def now(self):
+        """The board's own clock (ms since its probe started), as its last `probe t=` said."""
+        found = T_LINE.findall(bytes(self.c.out[-4000:]))
+        return int(found[-1]) if found else 0
+
+    def wait_ms(self, ms, timeout=120):
+        """Until `ms` of the board's own time have passed."""
+        end = self.now() + ms
+        limit = time.monotonic() + timeout
+        while self.now() < end:
+            self.c.check_alive(REPORT_STALL_S)
+            if time.monotonic() > limit:
+                raise AssertionError("the board's clock stood still: %s" % self.c.tail(500))
+            time.sleep(0.02)
+
+    def press(self, pin, ms=CLICK_MS):
+        self.c.press(pin)
+        self.wait_ms(ms)
+        self.c.release(pin)
+        self.wait_ms(GAP_MS)
+
+    def clicks(self, pin, n):
+        for _ in range(n):
+            self.press(pin)
+
+    def api(self, method, path, body=None, timeout=30):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request(method, path, body=json.dumps(body) if body is not None else None)
+            r = conn.getresponse()
+            return r.status, json.loads(r.read() or b"null")
+        finally:
+            conn.close()
+
+    def state(self):
+        """GET /api/state (None while the board does not answer)."""
+        try:
+            status, s = self.api("GET", "/api/state", timeout=10)
+            return s if status == 200 else None
+        except (OSError, http.client.HTTPException, ValueError):
+            return None
+
+    def until(self, cond, what, timeout=300):
+        """Read the page's state until cond(state) (the board's UART watched for a stall)."""
+        end = time.monotonic() + timeout
+        while True:
+            self.c.check_alive(REPORT_STALL_S)
+            s = self.state()
+            if s is not None and cond(s):
+                return s
+            if time.monotonic() > end:
+                raise AssertionError("%s: not within %d s; the page said %s; the board:\n%s" % (
+                    what, timeout, s, self.c.tail(1500)))
+            time.sleep(0.5)
+
+    def open_page(self):
+        """The menu's "play a board" page, by the buttons."""
+        self.press(DROP, LONG_MS)
+        self.until(lambda s: s["state"] == "menu", "the menu")
+        self.clicks(RIGHT, BOARD_ITEM)
+        self.press(DROP)
+
+    def move(self, col):
+        """A move of this board's player: the cursor to `col` (0-based), a click."""
+        step = RIGHT if col > self.cursor else LEFT
+        self.clicks(step, abs(col - self.cursor))
+        self.cursor = col
+        self.press(DROP)
+
+
+class Phone:
+    """A phone watching a board's page: the live events open, the state read every second."""
+
+    def __init__(self, port):
+        self.port = port
+        self.stop = threading.Event()
+        self.events = 0
+        self.states = 0
+        self.threads = [threading.Thread(target=self._stream, daemon=True),
+                        threading.Thread(target=self._poll, daemon=True)]
+        for t in self.threads:
+            t.start()
+
+    def _stream(self):
+        while not self.stop.is_set():
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn.request("GET", "/api/events")
+                r = conn.getresponse()
+                while not self.stop.is_set():
+                    ln = r.fp.readline()
+                    if not ln:
+                        break
+                    if ln.startswith(b"event:"):
+                        self.events += 1
+            except (OSError, http.client.HTTPException):
+                self.stop.wait(1)
+
+    def _poll(self):
+        while not self.stop.is_set():
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+                conn.request("GET", "/api/state")
+                if conn.getresponse().status == 200:
+                    self.states += 1
+                conn.close()
+            except (OSError, http.client.HTTPException):
+                pass
+            self.stop.wait(1)
+
+    def close(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(40)
+
+
+def play(holder, asker, restart):
+    """The game (this module's docstring) on two chips at their raw REPL; `restart(c)` powers a
+    chip on again to its raw REPL. A dict: names, moves and results by board, lost_ms (the
+    asker's clock from the holder's power cut to its page saying so), the boards' texts."""
+    h, a = Board(holder, asker.port), Board(asker, holder.port)
+    h.start()
+    a.start()
+    for b in (h, a):  # idle: the next reports
+        b.c.read_until(b"probe heap", timeout=120, stall=REPORT_STALL_S)
+    phones = [Phone(h.port), Phone(a.port)]
+    got = {"names": (h.name, a.name)}
+    try:
+        h.open_page()
+        a.open_page()
+        opened = a.now()
+        a.c.read_until(b"connect4: found " + h.name.encode(), timeout=300, stall=REPORT_STALL_S)
+        a.wait_ms(max(0, opened + 6000 - a.now()))  # its own code has scrolled by: the list shows
+        a.press(DROP)  # the board found
+        for d in h.code:
+            a.clicks(RIGHT, int(d))
+            a.press(DROP)
+        a.press(DROP)  # this side: P, its buttons
+        a.press(DROP)  # wait: 0, until a press
+        h.until(lambda s: s["boards"] is not None and s["boards"]["yellow"] == a.name, "the holder's game")
+        a.until(lambda s: s["boards"] is not None and s["moves"] == "" and s["first"] == "red", "the asker's game")
+        h.wait_ms(4000)  # "XXXX PLAYS" scrolls by on the holder
+        for i, d in enumerate(GAME):
+            if i == 1:  # a press on the wrong board says WAIT, and plays nothing
+                h.press(DROP)
+                h.wait_ms(2500)  # (WAIT scrolls by)
+            mover = h if i % 2 == 0 else a
+            mover.move(int(d) - 1)
+            for b in (h, a):
+                b.until(lambda s: s["moves"] == GAME[:i + 1] and s["state"] in ("play", "over"),
+                        "move %d on %s" % (i + 1, b.name))
+            if i + 1 == CUT_AFTER:
+                cut = a.now()
+                got["holder_before"] = bytes(holder.out).decode(errors="replace")
+                holder.kill()  # the power cut
+                a.until(lambda s: s["boards"]["lost"], "the holder lost, on the asker", timeout=120)
+                got["lost_ms"] = a.now() - cut
+                got["while_lost"] = a.state()
+                restart(holder)
+                h.start()
+                h.until(lambda s: s["boards"] is not None and s["moves"] == GAME[:CUT_AFTER], "the game taken back")
+                a.until(lambda s: not s["boards"]["lost"] and s["moves"] == GAME[:CUT_AFTER], "the holder back")
+        for b in (h, a):
+            b.until(lambda s: s["result"] == "red", "the end on %s" % b.name)
+        got["states"] = (h.state(), a.state())
+        got["games"] = (h.api("GET", "/api/games")[1], a.api("GET", "/api/games")[1])
+        for b in (h, a):  # the reports after the end
+            b.c.drain(0.5)
+            b.c.read_until(b"GC: total", timeout=120, stall=REPORT_STALL_S)
+    finally:
+        for p in phones:
+            p.close()
+    got["phones"] = [(p.events, p.states) for p in phones]
+    got["texts"] = (bytes(holder.out).decode(errors="replace"), bytes(asker.out).decode(errors="replace"))
+    return got
