@@ -3,7 +3,7 @@ import functools
 import os
 
 from tools.chip import probe
-from tools.chip.emulator import Chip, ChipStalled, HostLate, find_qemu
+from tools.chip.emulator import Chip, ChipStalled, find_qemu
 from tools.chip.probe import parse_fields, gc_heap  # noqa: F401  (the tests' too)
 
 
@@ -58,8 +58,8 @@ class Boards:
 
 def retry_stalls(test, tries=3):
     """Run the test again on a fresh boot when the emulator stalls (its known fault, not the
-    firmware's: tools.chip.emulator.ChipStalled), its process ends (ChipDied: killed from
-    outside, or crashed) or the host came too late (HostLate); the third time fails the test.
+    firmware's: tools.chip.emulator.ChipStalled) or its process ends (ChipDied: killed from
+    outside, or crashed); the third time fails the test.
     Before a try boots again, the failed try's emulators end (every Boards argument closed):
     left running, they starved the next try's on a two-core host."""
     @functools.wraps(test)
@@ -67,11 +67,11 @@ def retry_stalls(test, tries=3):
         for attempt in range(tries):
             try:
                 return test(*args, **kwargs)
-            except (ChipStalled, HostLate) as e:
+            except ChipStalled as e:
                 if attempt == tries - 1:
                     raise
                 for value in list(args) + list(kwargs.values()):
                     if isinstance(value, Boards):
                         value.close()
-                print("the emulator stalled or ended, or the host was late, booting again: %s" % str(e).splitlines()[0])
+                print("the emulator stalled or ended, booting again: %s" % str(e).splitlines()[0])
     return run

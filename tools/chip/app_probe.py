@@ -12,6 +12,11 @@ bytecode, about 2 KB, counted in every figure below) and runs
   events     print the app's state changes, searches and drops (below)
   ticks      print `probe t=MS` every 100 emulated ms from power-on (boot's clock), so that
              the test presses and releases the buttons at known emulated times
+  press_ms   at the first poll of the first search this many emulated ms after its start,
+             print `probe press? ms=T` and hold the search there until the select button reads
+             pressed (the host's press, however late a busy host sends it): the press lands
+             just after a poll, the worst moment, and `probe latency us=U` says, on the
+             board's clock, how long after it the search returned (the wait is no poll gap)
   cut        a file the app writes through connect4.app.store.Files ("connect4.json",
              "games.txt", "game.txt"): at the moment `phase` of its first write the probe
              prints `probe cut PATH PHASE` and spins until the host cuts the power
@@ -29,6 +34,9 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe think ms=T level=L discs=D                           (events: a search begins ...
   probe search ms=T nodes=N stopped=WHY                      (... and ends)
   probe stop ms=T gap_us=G                                   (events: a poll saw the press)
+  probe press? ms=T                                          (press_ms: press the button now)
+  probe latency us=U                                         (press_ms: from the press to the
+                                                              search's return)
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
@@ -63,6 +71,7 @@ _LOW = {"gc_used": 0, "idf_free": 1 << 30, "idf_largest": 1 << 30, "stack": 0}
 _STATE = {"start": ticks_ms(), "next": ticks_ms(), "app": None, "poll_us": None,
           "gap_us": 0}
 _EVENTS = _P.get("events")
+_PRESS_MS = _P.get("press_ms")
 _BALLAST = bytearray(_P.get("ballast", 0))
 
 
@@ -193,7 +202,37 @@ def _polling(self):
     stop = _poll(self)
     if stop and _EVENTS:
         print("probe stop ms=%d gap_us=%d" % (ticks_ms(), gap))
+    if (not stop and _PRESS_MS is not None and "pressed_us" not in _STATE
+            and ticks_diff(ticks_ms(), _STATE["think_ms"]) >= _PRESS_MS):
+        _await_press(self)
     return stop
+
+
+def _await_press(turn_):
+    """press_ms: the search held just after a poll until the host's press reaches the pin."""
+    print("probe press? ms=%d" % ticks_ms())
+    app = turn_.app
+    while not app.input.pressed():
+        if app.wdt is not None:
+            app.wdt.feed()
+    now = ticks_us()
+    _STATE["pressed_us"] = now
+    _STATE["poll_us"] = now  # the wait is not a gap between two polls
+
+
+if _PRESS_MS is not None:
+    from connect4.engine import player
+
+    _choose = player.AIPlayer.choose
+
+    def _choosing(self, *args, **kwargs):
+        result = _choose(self, *args, **kwargs)
+        pressed = _STATE.get("pressed_us")
+        if pressed is not None and "latency" not in _STATE:
+            _STATE["latency"] = ticks_diff(ticks_us(), pressed)
+            print("probe latency us=%d" % _STATE["latency"])
+        return result
+    player.AIPlayer.choose = _choosing
 
 
 turn.Turn._poll = _polling
@@ -202,6 +241,7 @@ _start = turn.Turn._start
 
 def _starting(self, now):
     _STATE["poll_us"] = ticks_us()  # a search's first interval counts from its start
+    _STATE["think_ms"] = ticks_ms()
     if _EVENTS:
         app = self.app
         print("probe think ms=%d level=%d discs=%d" % (

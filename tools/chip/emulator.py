@@ -91,12 +91,6 @@ class ChipStalled(ChipError):
     says: with no app too). A test may boot again and retry."""
 
 
-class HostLate(ChipError):
-    """The host did its part too late for what it meant to test (a press that reached the
-    board after the search it was meant to stop, the test process held up on a busy host):
-    the test's own race, never the firmware's. A test may boot again and retry."""
-
-
 class ChipDied(ChipStalled):
     """The emulator's process ended on its own or by a signal from outside (the text says
     which): the emulator's or the host's doing, never the firmware's (a guest that panics
