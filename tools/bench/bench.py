@@ -14,8 +14,8 @@ Every figure is measured in this run:
      the deepest stack of a search on the chip (tools/bench/stack.py's model),
      and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
-     perfect solver (tools/bench/perfect.py; ../shared/bench when present,
-     else the samples in tests/data);
+     perfect solver (tools/bench/perfect.py; the full sets from the folder
+     --sets names, else the 40-position samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
   4. per level: nodes per move and the estimated time per move on the chip
      (nodes x instructions per node / tools.common.CHIP_IPS), and the
@@ -253,11 +253,13 @@ def _on_chip(qemu, firmware, extra, work, tries=3):
 
 # ---------------------------------------------------------------- accuracy
 
-def bench_file(name):
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "bench", name)
-    if os.path.exists(shared):
-        return shared
-    return os.path.join(ROOT, "tests", "data", name + ".sample")
+def bench_file(name, folder=None):
+    """(path, what it is) of Pascal Pons' set `name`: the full set in `folder` (--sets), else
+    the sample a clone carries."""
+    if folder:
+        return os.path.join(folder, name), "Pascal Pons' %s" % name
+    sample = os.path.join("tests", "data", name + ".sample")
+    return os.path.join(ROOT, sample), "Pascal Pons' %s, the sample %s" % (name, sample)
 
 
 def judge_position(args):
@@ -270,13 +272,13 @@ def judge_position(args):
     return sign(played) == sign(score), played == score, result.nodes
 
 
-def accuracy(pool, name, limit):
-    path = bench_file(name)
+def accuracy(pool, name, limit, folder=None):
+    path, what = bench_file(name, folder)
     items = [(moves, score) for _, moves, score in read_benchmark(path)][:limit]
     rows = pool.map(judge_position, items, chunksize=8)
     n = len(rows)
     return {
-        "file": os.path.relpath(path, os.path.dirname(ROOT)),
+        "file": what,
         "positions": n,
         "value": sum(r[0] for r in rows) / n,
         "exact": sum(r[1] for r in rows) / n,
@@ -529,6 +531,8 @@ def main(argv=None):
     parser.add_argument("--people-games", type=int, help="games a side per opponent of the people "
                         "section (default %d; --quick 4)" % people.GAMES)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--sets", help="a folder holding Pascal Pons' full Test_L3_R1 and Test_L2_R1 "
+                        "(http://blog.gamesolver.org); default: the samples in tests/data")
     parser.add_argument("--firmware", help="the chip section's MicroPython image (default: $FIRMWARE)")
     args = parser.parse_args(argv)
     for name in ("games", "ladder_games", "people_games", "jobs"):
@@ -552,7 +556,7 @@ def main(argv=None):
     with multiprocessing.Pool(args.jobs) as pool:
         if run("accuracy"):
             say.part("accuracy")
-            pons_accuracy(pool, say, args.quick)
+            pons_accuracy(pool, say, args.quick, args.sets)
         if run("levels"):
             say.part("levels")
             level_table(pool, say, args.quick, ipn)
@@ -702,13 +706,13 @@ def stack_table(say):
     say()
 
 
-def pons_accuracy(pool, say, quick):
+def pons_accuracy(pool, say, quick, folder=None):
     say("### Accuracy at the top level (%d), judged by the perfect solver" % TOP)
     say()
     say("| set | positions | keeps the game value | keeps the exact score | mean nodes | max nodes |")
     say("|---|---:|---:|---:|---:|---:|")
     for name in ("Test_L3_R1", "Test_L2_R1"):
-        a = accuracy(pool, name, 100 if quick else 10 ** 6)
+        a = accuracy(pool, name, 100 if quick else 10 ** 6, folder)
         say("| %s | %d | %.1f%% | %.1f%% | %d | %d |" % (
             a["file"], a["positions"], 100 * a["value"], 100 * a["exact"],
             a["mean_nodes"], a["max_nodes"]))
