@@ -114,8 +114,9 @@ quick: $(VENV_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q -m "not vm and not slow"
 
 # The chip in the loop (tests/chip/): the flashable image booted in an emulated ESP32-C3
-# (QEMU=..., or build/emulator/: docs/developer.md#the-chip-in-the-loop) on FIRMWARE=...
-chip-test: $(VENV_STAMP)
+# (QEMU=..., or build/emulator/: docs/developer.md#the-chip-in-the-loop) on FIRMWARE=...;
+# the Node package too: the Wi-Fi test compares the chip with make memory's model (the VM)
+chip-test: $(VENV_STAMP) $(NODE_STAMP)
 	CHIP_TEST=1 QEMU="$(QEMU)" FIRMWARE="$(FIRMWARE)" $(PY) -m pytest tests/chip -v -rA -n 2 --maxschedchunk=1
 
 typecheck: $(STUBS_STAMP)

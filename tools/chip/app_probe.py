@@ -13,6 +13,11 @@ ticks, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded only when as
   events     print the app's state changes, searches and drops (below)
   ticks      print `probe t=MS` every 100 emulated ms from power-on (boot's clock), so that
              the test presses and releases the buttons at known emulated times
+  press_ms   at the first poll of the first search this many emulated ms after its start,
+             print `probe press? ms=T` and hold the search there until the select button reads
+             pressed (the host's press, however late a busy host sends it): the press lands
+             just after a poll, the worst moment, and `probe latency us=U` says, on the
+             board's clock, how long after it the search returned (the wait is no poll gap)
   cut        a file the app writes through connect4.app.store.Files ("connect4.json",
              "games.txt", "game.txt"): at the moment `phase` of its first write the probe
              prints `probe cut PATH PHASE` and spins until the host cuts the power
@@ -30,6 +35,9 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe think ms=T level=L discs=D                           (events: a search begins ...
   probe search ms=T nodes=N stopped=WHY                      (... and ends)
   probe stop ms=T gap_us=G                                   (events: a poll saw the press)
+  probe press? ms=T                                          (press_ms: press the button now)
+  probe latency us=U                                         (press_ms: from the press to the
+                                                              search's return)
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
@@ -173,7 +181,7 @@ turn.Turn._start = _starting
 # what only some tests ask for (events, grow, cut, ticks): another file, loaded only then, so
 # that the figures of the others count only this one's heap
 _CLOCK = time
-if _P.get("events") or _P.get("grow") or _P.get("cut") or _P.get("ticks"):
+if _P.get("events") or _P.get("grow") or _P.get("cut") or _P.get("ticks") or _P.get("press_ms") is not None:
     import app_probe_more
     _CLOCK = app_probe_more.install(_P, _STATE)
 

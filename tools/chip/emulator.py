@@ -87,14 +87,8 @@ class ChipError(Exception):
 
 class ChipStalled(ChipError):
     """The UART fell silent where the board prints regularly: the emulator's known fault
-    (now and then its CPU spins waiting for FreeRTOS's yield interrupt, ../shared/CHIP.md
-    says: with no app too). A test may boot again and retry."""
-
-
-class HostLate(ChipError):
-    """The host did its part too late for what it meant to test (a press that reached the
-    board after the search it was meant to stop, the test process held up on a busy host):
-    the test's own race, never the firmware's. A test may boot again and retry."""
+    (now and then its CPU spins waiting for FreeRTOS's yield interrupt, with no app too,
+    unless its interrupt model is changed: docs/chip.md, "The emulated chip"). A test may boot again and retry."""
 
 
 class ChipDied(ChipStalled):

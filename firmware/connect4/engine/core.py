@@ -7,7 +7,7 @@ results as plain Python on CPython (host_sim) and on a VM with no native
 emitter (the decorators stripped). Nothing here allocates per node, and the
 search does not recurse: its plies are records in the arena, walked by one
 loop, so its depth of calls is the same at ply 1 and ply 41 (the chip's
-stack holds about 23 nested plies: ../shared/CHIP.md, docs/developer.md).
+stack held about 23 nested plies of the recursive search: docs/chip.md).
 The only call a node may make is the poll hook, every ``poll mask + 1``
 nodes: interrupt callbacks never run inside native code, so the hook
 itself must read the input.
