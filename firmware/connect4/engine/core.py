@@ -107,7 +107,10 @@ _PLOW = const(_PODD + 1)
 _ORDER = const(_PLOW + 1)  # MAX_COLS bytes: columns centre first
 _CENTRE = const(_ORDER + MAX_COLS)  # MAX_COLS bytes: static ordering bonus per column
 _MIDCOL = const(_CENTRE + MAX_COLS)  # MAX_COLS bytes: 1 for a centre column (two on even widths)
-_PLY_RECORDS = const(_MIDCOL + MAX_COLS)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
+# Per window: its state. Below byte 256, so that the lists of the windows through each cell
+# (_CW) hold the offsets of their states, and a state is read with one index (p[w]).
+_WSTATE = const(_MIDCOL + MAX_COLS)
+_PLY_RECORDS = const(_WSTATE + _WINDOW_COUNT)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
 _KEYS = const(_PLY_RECORDS + _PLIES * _PLY_BYTES)  # MAX_COLS bytes: the ordering keys of the list being sorted
 _T1 = const(_KEYS + MAX_COLS)  # per cell, player 1 threats it is the hole of
 _T_BYTES = const(_FIELD + _ROW)  # a row of zeros above the field: the cell above a top cell reads 0
@@ -127,8 +130,8 @@ _STEP_BIAS = const(1 << _STEP_SHIFT)  # the steps of the weights "one" and "two"
 _ODD_ROWS = const(0x55)  # column mask bits of the 1st, 3rd, 5th and 7th rows (odd: the first player's)
 _EVEN_ROWS = const(0x2A)
 _WINDOWS = const(_STEP2 + 2 * _STATES)  # per window: start cell, index step
-_WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
-_F = const(_WSTATE + _WINDOW_COUNT)  # per state: its value + _F_BIAS
+_WINDOW_AT = const(_WINDOWS - 2 * _WSTATE)  # p[_WINDOW_AT + 2 * w]: the start cell of the window whose state is p[w]
+_F = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per state: its value + _F_BIAS
 _CWN = const(_F + _STATES)  # per cell: windows through it
 _CW_AREA = const(_CWN + _FIELD)  # per playing cell, _CW_SLOTS bytes: their indexes
 # Cell x's slots start at _CW + (x << _CW_SHIFT): the border row below the
@@ -266,7 +269,7 @@ def set_size(arena, cols, rows):
                     arena[_WINDOWS + 2 * w + 1] = d
                     for k in range(4):
                         x = start + k * d
-                        arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = w
+                        arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = _WSTATE + w
                         arena[_CWN + x] += 1
                     w += 1
     arena[_NWINDOWS] = w
@@ -442,18 +445,18 @@ def place(arena, x: int, q: int):
     j = _CW + (x << _CW_SHIFT)
     end = j + p[_CWN + x]
     while j < end:
-        w = p[j]
-        old = p[_WSTATE + w]
+        w = p[j]  # the offset of the window's state
+        old = p[w]
         new = old + inc
-        p[_WSTATE + w] = new
+        p[w] = new
         s += p[_F + new] - p[_F + old]
         if old == _THREE1:  # x was the hole of a player 1 threat
             _hole(p, _T1, x, -1)
         elif old == _THREE2:
             _hole(p, _T2, x, -1)
         if new == _THREE1 or new == _THREE2:  # a new threat: find its hole
-            y = p[_WINDOWS + 2 * w]
-            d = p[_WINDOWS + 2 * w + 1]
+            y = p[_WINDOW_AT + 2 * w]
+            d = p[_WINDOW_AT + 2 * w + 1]
             while p[y] != 0:
                 y += d
             _hole(p, _T2 if new == _THREE2 else _T1, y, 1)
@@ -479,13 +482,13 @@ def remove(arena, x: int):
     end = j + p[_CWN + x]
     while j < end:
         w = p[j]
-        old = p[_WSTATE + w]
+        old = p[w]
         new = old - dec
-        p[_WSTATE + w] = new
+        p[w] = new
         s += p[_F + new] - p[_F + old]
         if old == _THREE1 or old == _THREE2:  # the threat this disc completed is gone
-            y = p[_WINDOWS + 2 * w]
-            d = p[_WINDOWS + 2 * w + 1]
+            y = p[_WINDOW_AT + 2 * w]
+            d = p[_WINDOW_AT + 2 * w + 1]
             while p[y] != 0:
                 y += d
             _hole(p, _T2 if old == _THREE2 else _T1, y, -1)
@@ -652,12 +655,13 @@ def negamax(p: ptr8, j: int, h: int) -> int:
                 x = p[_TOP + c]
                 if x < fend:
                     cands |= bit
-                    if p[own + x]:
-                        s |= bit
-                    if p[opp + x]:
-                        threats |= bit
-                    if p[opp + x + _ROW]:  # 0 above the top row: _T_BYTES
-                        under |= bit
+                    if p[_HOLES1 + c] | p[_HOLES2 + c]:  # the column holds threat holes
+                        if p[own + x]:
+                            s |= bit
+                        if p[opp + x]:
+                            threats |= bit
+                        if p[opp + x + _ROW]:  # 0 above the top row: _T_BYTES
+                            under |= bit
                 c += 1
                 bit <<= 1
             if s:
@@ -768,7 +772,7 @@ def negamax(p: ptr8, j: int, h: int) -> int:
                     j = _CW + (x << _CW_SHIFT)
                     end = j + p[_CWN + x]
                     while j < end:  # windows through x holding two of ours and no other
-                        if p[_WSTATE + p[j]] == two:
+                        if p[p[j]] == two:
                             made += 1
                         j += 1
                     key = made * wcreate + p[_CENTRE + c]
@@ -837,9 +841,9 @@ def negamax(p: ptr8, j: int, h: int) -> int:
                 j = _CW + (x << _CW_SHIFT)
                 end += j
                 while j < end:
-                    w = p[j]
-                    old = p[_WSTATE + w]
-                    p[_WSTATE + w] = old + inc
+                    w = p[j]  # the offset of the window's state
+                    old = p[w]
+                    p[w] = old + inc
                     acc += p[steps + old]
                     if p[steps + _STATES + old]:  # a threat's hole moves
                         new = old + inc
@@ -850,8 +854,8 @@ def negamax(p: ptr8, j: int, h: int) -> int:
                             p[_T2 + x] = p[_T2 + x] - 1
                             p[_HOLES2 + c] = p[_HOLES2 + c] & (0xFF ^ (1 << ((x >> _ROW_SHIFT) - 1)))
                         if new == _THREE1 or new == _THREE2:  # a new threat: its hole
-                            y = p[_WINDOWS + 2 * w]
-                            d = p[_WINDOWS + 2 * w + 1]
+                            y = p[_WINDOW_AT + 2 * w]
+                            d = p[_WINDOW_AT + 2 * w + 1]
                             while p[y] != 0:
                                 y += d
                             k = _T1 + y
@@ -944,14 +948,14 @@ def negamax(p: ptr8, j: int, h: int) -> int:
             end += j
             while j < end:
                 w = p[j]
-                new = p[_WSTATE + w] - inc
-                p[_WSTATE + w] = new
+                new = p[w] - inc
+                p[w] = new
                 acc -= p[steps + new]  # the step from new to old, taken back
                 if p[steps + _STATES + new]:  # a threat's hole moves
                     old = new + inc
                     if old == _THREE1 or old == _THREE2:  # the threat this disc made is gone
-                        y = p[_WINDOWS + 2 * w]
-                        d = p[_WINDOWS + 2 * w + 1]
+                        y = p[_WINDOW_AT + 2 * w]
+                        d = p[_WINDOW_AT + 2 * w + 1]
                         while p[y] != 0:
                             y += d
                         k = _T1 + y
