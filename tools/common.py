@@ -24,7 +24,8 @@ FAKEBOARD_REPL = "tools/board/fakeboard_repl.py"  # the VM behind tools/board/fa
 MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
 HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py and tools/book/exits.py
 CHIP_PROBE = "tools/chip/app_probe.py"  # the emulated chip, for tests/chip/
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE)
+CHIP_LEVERS = "tools/chip/levers_code.py"  # the emulated chip, for tools/chip/levers.py
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE, CHIP_LEVERS)
 
 
 def run_script(args, micropython=None):

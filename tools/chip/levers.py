@@ -24,7 +24,7 @@ from tools import common  # noqa: E402
 from tools.board import device  # noqa: E402
 from tools.chip import emulator, speed  # noqa: E402
 
-CODE = os.path.join(common.ROOT, "tools", "chip", "levers_code.py")
+CODE = common.path(common.CHIP_LEVERS)
 LOOP_LINE = re.compile(r"^loop (\w+) (\d+) (\d+)\s*$", re.M)
 KEEPS_LINE = re.compile(r"^keeps (\w+) (-?\d+)\s*$", re.M)
 WORLDS = (("levers_mpy", "mpy-cross"), ("levers_src", "on the chip"))
