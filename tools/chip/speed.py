@@ -85,9 +85,10 @@ def run_on(chip, sizes=(), say=print):
     return found
 
 
-def on_chip(firmware, qemu, work, extra=(), say=print, log=None):
-    """Boot make image's image of `firmware` (a path; `extra`: more (board path, bytes) files)
-    in the emulator, without Wi-Fi, soft-reset it and return work(chip) at its raw REPL; a
+def on_chip(firmware, qemu, work, extra=(), say=print, log=None, deployed=None, qemu_args=()):
+    """Boot make image's image of `firmware` (a path; `extra`: more (board path, bytes) files;
+    `deployed`: the deployed files if not make image's own) in the emulator (`qemu_args`: more
+    of its options), without Wi-Fi, soft-reset it and return work(chip) at its raw REPL; a
     stall of the emulator boots it again, TRIES times at most."""
     from tools.board import image
     qemu = qemu or emulator.find_qemu()
@@ -97,9 +98,10 @@ def on_chip(firmware, qemu, work, extra=(), say=print, log=None):
     with tempfile.TemporaryDirectory(prefix="chip-speed-") as tmp:
         flash = os.path.join(tmp, "flash.bin")
         with open(flash, "wb") as f:
-            f.write(emulator.flash_image(image.read_firmware(firmware), image.deploy_files(), extra))
+            f.write(emulator.flash_image(image.read_firmware(firmware),
+                                         image.deploy_files() if deployed is None else deployed, extra))
         for attempt in range(TRIES):
-            with emulator.Chip(qemu, flash, wifi=False, log=log) as chip:
+            with emulator.Chip(qemu, flash, wifi=False, log=log, qemu_args=qemu_args) as chip:
                 try:
                     return work(chip.repl().soft_reset())
                 except emulator.ChipStalled as e:
