@@ -25,7 +25,9 @@ MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
 HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py and tools/book/exits.py
 CHIP_PROBE = "tools/chip/app_probe.py"  # the emulated chip, for tests/chip/
 CHIP_PROBE_MORE = "tools/chip/app_probe_more.py"  # ... what only some of them ask of it
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE, CHIP_PROBE_MORE)
+CHIP_LEVERS = "tools/chip/levers_code.py"  # the emulated chip, for tools/chip/levers.py
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE, CHIP_PROBE_MORE,
+                       CHIP_LEVERS)
 
 
 def run_script(args, micropython=None):

@@ -317,7 +317,7 @@ def test_scan_fields_hold_the_columns_the_board_sees():
     assert checked > 100
 
 
-REGION_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states")
+REGION_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states", "threat holes")
 
 
 def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():

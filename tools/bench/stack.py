@@ -78,7 +78,7 @@ class Nesting:
                 f = f.f_back
             if f is not None:
                 from connect4.engine import core
-                self.plies = max(self.plies, core.ply(f.f_locals["arena"]))
+                self.plies = max(self.plies, core.ply(f.f_locals["p"]))
 
     def report(self):
         return "%d bytes at most, %d frames: %s" % (self.most, len(self.chain), " > ".join(self.chain))

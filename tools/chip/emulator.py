@@ -100,8 +100,9 @@ class ChipDied(ChipStalled):
 class Chip:
     """One emulated board on one flash file. `boot()` powers it on, `kill()` cuts the power."""
 
-    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None):
+    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None, qemu_args=()):
         self.qemu = qemu
+        self.qemu_args = list(qemu_args)  # more options of the emulator (tools/chip/phases.py: its log)
         self.flash = flash
         self.wifi = wifi
         self.http_to = http_to
@@ -138,6 +139,7 @@ class Chip:
                     "hostfwd=tcp:127.0.0.1:%d-%s:80" % (self.http_port, self.http_to)]
         else:
             cmd += ["-nic", "none"]
+        cmd += self.qemu_args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, cwd=self.tmp,
                                      preexec_fn=_die_with_parent)
@@ -171,7 +173,7 @@ class Chip:
             except OSError:
                 s.close()
                 if time.monotonic() > end:
-                    raise ChipError("no socket %s from the emulator" % path)
+                    raise ChipError("no socket %s from the emulator" % (path,))
                 time.sleep(0.05)
 
     def kill(self):
