@@ -128,6 +128,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             forget("connect4.app.assemble")
             if listener is not None:
                 listener("app", app)
+            use("connect4.listen").at_start(app, clock.ticks_ms())  # Improv Wi-Fi on the USB port
             app.run(stop)
             return "stopped"
         except KeyboardInterrupt:

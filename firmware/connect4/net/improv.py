@@ -1,0 +1,208 @@
+"""Improv Wi-Fi Serial: its frames, and the board's answers (https://www.improv-wifi.com/serial/).
+
+A computer's browser (the install page's ESP Web Tools: docs/hardware.md) asks the board on
+its USB serial port for its state, what it is and the networks it sees, and gives it a home
+network. The ear (connect4.listen) hears a frame begin ("IMPROV") and loads this module for
+the rest of it (connect4.modules.use: it leaves the heap after); `serve` reads the rest,
+answers, and for "send Wi-Fi settings" leaves a `Joining` on the app's serial hook until the
+board is on that network or could not join it. The board's side of it all (its state, name,
+the scan, the join) is connect4.net.provision's Board.
+
+A frame: b"IMPROV", the version (1), its type, the data's length, the data, and a checksum,
+the low byte of the sum of every byte before it. The board ends each of its own with a
+newline, as the protocol's client does: the client skips the console's other lines.
+
+Bad frames change nothing and get Improv's error states: a wrong checksum, lengths that do
+not add up, or a frame cut short, INVALID_RPC; an unknown command, UNKNOWN_RPC; settings no
+network can have (an SSID of 0 or more than 32 bytes, a NUL byte in it or in the password, a
+password that is neither empty nor 8-63 characters), INVALID_RPC; a network the board could
+not join, UNABLE_TO_CONNECT (the settings it had are put back). What follows a bad frame,
+to its newline, is read and dropped (the rest of a frame longer than its length said).
+"""
+from micropython import const
+from time import ticks_add
+
+HEADER = b"IMPROV"
+VERSION = const(1)
+# frame types
+CURRENT_STATE = const(1)
+ERROR_STATE = const(2)
+RPC = const(3)  # (also Ctrl-C: connect4.listen)
+RPC_RESULT = const(4)
+# states
+READY = const(2)  # "authorized": no network joined through Improv yet
+PROVISIONING = const(3)
+PROVISIONED = const(4)
+# errors
+NO_ERROR = const(0)
+INVALID_RPC = const(1)
+UNKNOWN_RPC = const(2)
+UNABLE_TO_CONNECT = const(3)
+UNKNOWN_ERROR = const(255)
+# commands
+WIFI_SETTINGS = const(1)
+GET_STATE = const(2)
+GET_INFO = const(3)
+GET_NETWORKS = const(4)
+
+WAIT_MS = const(200)  # the longest pause inside a frame (its bytes come together)
+MAX_SSID = const(32)  # bytes (802.11)
+AFTER_JOIN_MS = const(60000)  # a board that listened for want of a home network: a minute more
+
+
+def checksum(data, start=0):
+    return (start + sum(data)) & 0xFF
+
+
+def frame(kind, data):
+    """One frame of `kind` carrying `data` (bytes), with its checksum and a newline."""
+    head = HEADER + bytes((VERSION, kind, len(data)))
+    return head + data + bytes((checksum(data, checksum(head)), 10))
+
+
+def result(command, strings):
+    """An RPC result's data: the command, the length of what follows, each string (bytes or
+    str) as its length and its UTF-8 bytes."""
+    body = b""
+    for s in strings:
+        if isinstance(s, str):
+            s = s.encode()
+        body += bytes((len(s),)) + s
+    return bytes((command, len(body))) + body
+
+
+def byte(ear, ms):
+    """The next byte from the ear's port, or -1 if none came within `ms`."""
+    for _ in ear.poller.ipoll(ms):
+        b = ear.port.read(1)
+        if b:
+            return b[0]
+    return -1
+
+
+def read(ear):
+    """The rest of a frame after "IMPROV": (version, type, data, checksum ok), or None if it
+    was cut short (a byte not come within WAIT_MS)."""
+    head = bytearray(3)  # version, type, length
+    for i in range(3):
+        b = byte(ear, WAIT_MS)
+        if b < 0:
+            return None
+        head[i] = b
+    data = bytearray(head[2])
+    for i in range(head[2]):
+        b = byte(ear, WAIT_MS)
+        if b < 0:
+            return None
+        data[i] = b
+    b = byte(ear, WAIT_MS)
+    if b < 0:
+        return None
+    return head[0], head[1], bytes(data), b == checksum(data, checksum(head, checksum(HEADER)))
+
+
+def settings(payload):
+    """The SSID and password of "send Wi-Fi settings" (its data after the command and length),
+    as str; ValueError if the lengths do not add up or no network can have them."""
+    n = payload[0] if payload else 0
+    if len(payload) < n + 2 or len(payload) != n + 2 + payload[n + 1]:
+        raise ValueError("lengths")
+    ssid, password = payload[1:n + 1], payload[n + 2:]
+    if not 1 <= n <= MAX_SSID or 0 in ssid or 0 in password:
+        raise ValueError("ssid")
+    password = password.decode()  # (UnicodeError is a ValueError)
+    if password and not 8 <= len(password) <= 63:  # WPA2's passphrase, or none: an open network
+        raise ValueError("password")
+    return ssid.decode(), password
+
+
+def drain(ear):
+    """Drop what follows a bad frame, to its newline (or a pause)."""
+    for _ in range(300):
+        b = byte(ear, WAIT_MS // 4)
+        if b < 0 or b == 10:
+            return
+
+
+def serve(ear, now, board=None):
+    """A frame the ear heard begin: read, checked, answered (`board`: connect4.net.provision's
+    Board on the ear's app, unless the ear carries its own: the tests')."""
+    got = read(ear)
+    if got is None:  # cut short
+        send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+        drain(ear)
+        return
+    version, kind, data, ok = got
+    if version != VERSION:  # not a frame for this board
+        return
+    if not ok:
+        send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+        drain(ear)
+        return
+    if kind != RPC:  # the board's own kinds, echoed: nothing to do
+        return
+    if len(data) < 2 or data[1] != len(data) - 2:
+        send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+        return
+    command = data[0]
+    if command != WIFI_SETTINGS and command != GET_STATE and command != GET_INFO and command != GET_NETWORKS:
+        send(ear, ERROR_STATE, bytes((UNKNOWN_RPC,)))
+        return
+    if board is None:
+        board = getattr(ear, "board", None)
+    if board is None:
+        from connect4.modules import use
+        board = use("connect4.net.provision").Board(ear.app)
+    if command == GET_STATE:
+        url = board.url()
+        send(ear, CURRENT_STATE, bytes((PROVISIONED if url else READY,)))
+        if url:
+            send(ear, RPC_RESULT, result(GET_STATE, (url,)))
+    elif command == GET_INFO:
+        send(ear, RPC_RESULT, result(GET_INFO, board.info()))
+    elif command == GET_NETWORKS:
+        for ssid, rssi, secured in board.scan():
+            send(ear, RPC_RESULT, result(GET_NETWORKS, (ssid, str(rssi), "YES" if secured else "NO")))
+        send(ear, RPC_RESULT, result(GET_NETWORKS, ()))
+    else:
+        try:
+            ssid, password = settings(data[2:])
+        except ValueError:
+            send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+            return
+        send(ear, ERROR_STATE, bytes((NO_ERROR,)))
+        if not board.join(ssid, password, now):  # the flash refused it
+            send(ear, ERROR_STATE, bytes((UNKNOWN_ERROR,)))
+            return
+        send(ear, CURRENT_STATE, bytes((PROVISIONING,)))
+        ear.app.serial = Joining(ear, board)  # the ear again once joined (or not)
+
+
+def send(ear, kind, data):
+    ear.out.write(frame(kind, data))
+
+
+class Joining:
+    """The app's serial hook while the board joins the network a computer gave it: each
+    step asks the board how far it is; then the URL (PROVISIONED), or UNABLE_TO_CONNECT with
+    the settings it had put back, and the ear listens again (what came meanwhile waits)."""
+
+    def __init__(self, ear, board):
+        self.ear = ear
+        self.board = board
+
+    def __call__(self, now):
+        url = self.board.joined(now)
+        if url is None:  # still joining
+            return
+        ear = self.ear
+        ear.app.serial = ear
+        if url:
+            send(ear, CURRENT_STATE, bytes((PROVISIONED,)))
+            send(ear, RPC_RESULT, result(WIFI_SETTINGS, (url,)))
+            if ear.until is None:  # it listened for want of a home network: it has one now
+                ear.until = ticks_add(now, AFTER_JOIN_MS)
+        else:
+            self.board.undo(now)
+            send(ear, ERROR_STATE, bytes((UNABLE_TO_CONNECT,)))
+            send(ear, CURRENT_STATE, bytes((READY,)))
