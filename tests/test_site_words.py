@@ -169,6 +169,27 @@ def test_the_phones_item_says_keep_or_forget_as_it_is_turned():
     rig.press()  # confirmed: no link in a browser, nothing to forget
     assert not app.menu.editing and words.menu(app.menu).startswith(n + "none")
 
+def test_the_wifi_item_says_on_off_and_set_up_from_a_computer_as_it_is_turned():
+    """Issue 39: the Wi-Fi item's third value, the LEDs' computer, in words."""
+    rig = Rig("words_wifi")
+    app = rig.app
+    rig.press()
+    rig.long_press()
+    rig.turn(ITEMS.index("wifi"))
+    n = "Menu, %d of %d: Wi-Fi: " % (ITEMS.index("wifi") + 1, len(ITEMS))
+    assert words.menu(app.menu).startswith(n + "off")
+    rig.press()
+    rig.turn(1)
+    assert words.menu(app.menu) == n + "on. Turn to change it, press to keep it."
+    rig.turn(1)
+    assert words.menu(app.menu) == n + ("set up from a computer (a page in a browser has no USB serial "
+                                        "port: it says so). Turn to change it, press to keep it.")
+    rig.turn(1)
+    assert words.menu(app.menu).startswith(n + "off")  # round to where it was
+    rig.turn(-1)
+    assert app.menu.wifi_pick == 2
+
+
 def test_blunders_book_and_forced_moves_are_named_as_such():
     def kind(moves, ai=None):
         board = Board(moves)

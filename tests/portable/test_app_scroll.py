@@ -56,6 +56,36 @@ def test_the_menus_wifi_item_toggles_and_reports_it():
     assert m.event(SELECT) == menu_mod.WIFI and m.wifi_on and m.changed == []  # never saved
 
 
+def test_the_menus_wifi_item_turns_to_a_computer_and_back():
+    """Issue 39: the third value, "set up from a computer" (the LEDs draw a computer in cyan);
+    confirmed, the menu says USB and Wi-Fi stays as it is; a turn either way from where it was
+    gives the other of on and off, or the computer."""
+    from connect4.app.glyphs import CYAN
+    m = menu_mod.Menu({"mode": "ai", "level": 1, "first": "red", "blunder": -1, "brightness": 4},
+                      {"ai": [[0, 0, 0]] * 8, "two": [0, 0, 0]})
+    for _ in range(menu_mod.ITEMS.index("wifi")):
+        m.event(RIGHT)
+
+    def cyans():
+        d = Grid()
+        m.render(d, 0)
+        return sum(1 for c in d.cells.values() if c == CYAN)
+    m.event(SELECT)
+    assert cyans() == 0
+    m.event(RIGHT)
+    m.event(RIGHT)
+    assert m.wifi_pick == 2 and not m.wifi_on and cyans() >= 12
+    assert m.event(SELECT) == menu_mod.USB and not m.wifi_on and m.wifi_pick == 0
+    m.event(SELECT)
+    m.event(LEFT)  # the other way round: the computer first
+    assert m.wifi_pick == 2 and not m.wifi_on
+    m.event(LEFT)
+    assert m.wifi_pick == 1 and m.wifi_on
+    m.event(LEFT)
+    assert m.wifi_pick == 0 and not m.wifi_on and cyans() == 0
+    assert m.event(SELECT) == menu_mod.WIFI and not m.wifi_on
+
+
 def test_the_menus_phones_item_forgets_only_when_turned_to_forget_and_confirmed():
     """Issue 32: "forget paired phones" on the board: a press and a press do nothing; a press,
     a turn (the phone crossed out in red) and a press do, once."""
