@@ -22,6 +22,8 @@ bytecode, about 2 KB, counted in every figure below) and runs
   phase      "write": half of the temporary file's first write on flash (flushed), the
              rest never written; "rename": the temporary file whole, before its rename;
              "saved": just after the rename
+  steps      time each loop step (App.step) in PLAY, apart while the board listens for
+             Improv on its serial port (connect4.ear) and while it does not: the button lag
 Lines printed, one a report, all figures in bytes and emulated ms:
   probe heap ms=T gc_used=U gc_free=F idf_free=I idf_largest=L stack=S
   probe low gc_used=U idf_free=I idf_largest=L stack=S    (the worst so far)
@@ -38,6 +40,8 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe app moves=M mode=O state=S first=F levels=A/B         (the app's first loop step:
                                                               the game it starts with)
   probe cut PATH PHASE                                       (cut: the power may go now)
+  probe steps listening=N/US/MAX quiet=N/US/MAX               (steps: loop steps in PLAY, their
+                                                              count, total and longest time, us)
   probe stopped
 `micropython.mem_info()`'s `GC: total: ...` line follows each report (the GC
 heap's areas: it grows into the ESP-IDF heap and never gives memory back).
@@ -150,6 +154,8 @@ def _report(now):
     if web is not None:
         print("probe web served=%d slow=%d slowest=%d refused=%d short=%d dropped=%d errors=%d" % (
             web.served, web.slow, web.slowest, web.refused, web.short, web.dropped, web.errors))
+    if _STEPS is not None:
+        print("probe steps listening=%d/%d/%d quiet=%d/%d/%d" % (tuple(_STEPS[True]) + tuple(_STEPS[False])))
     micropython.mem_info()
 
 
@@ -234,6 +240,25 @@ if _EVENTS:
     turn.think = _thinking
     game._STATES = tuple(_thinking if f is _think else f for f in game._STATES)
 
+
+_STEPS = None
+if _P.get("steps"):
+    from connect4.app import game as _game
+
+    _STEPS = {True: [0, 0, 0], False: [0, 0, 0]}  # listening or not: steps, their us, the longest
+    _step = _game.App.step
+
+    def _stepping(self):
+        t = ticks_us()
+        _step(self)
+        d = ticks_diff(ticks_us(), t)
+        if self.state == 1:  # PLAY
+            s = _STEPS[self.serial is not None]
+            s[0] += 1
+            s[1] += d
+            if d > s[2]:
+                s[2] = d
+    _game.App.step = _stepping
 
 if _P.get("grow"):
     _watch_growth()
