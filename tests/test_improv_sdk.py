@@ -17,7 +17,10 @@ from fakeserial import Board, Device
 from tools import mpvm
 from tools.improv import sdk
 
-pytestmark = pytest.mark.skipif(not sdk.available(), reason="node and node_modules (npm ci) needed")
+pytestmark = [
+    pytest.mark.skipif(not sdk.available(), reason="the Improv client runs in Node: node and node_modules (npm ci)"),
+    pytest.mark.skipif(not mpvm.available(), reason="MicroPython VM unavailable (npm ci): the replay runs in it"),
+]
 
 URL = "http://192.168.1.57/"
 GOOD = ["provision", "HomeNet", "secret123", 10000]

@@ -31,7 +31,8 @@ from tools.site import install
 
 pytestmark = [
     pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-    pytest.mark.skipif(not os.path.isdir(install.BROWSER_BUILD), reason="node_modules (npm ci) needed"),
+    pytest.mark.skipif(not os.path.isdir(install.BROWSER_BUILD) or not mpvm.available(),
+                       reason="MicroPython VM (node_modules) not installed: make site needs it and ESP Web Tools"),
 ]
 
 

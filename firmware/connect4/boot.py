@@ -23,6 +23,8 @@ its first write, a crash of the game.
   logged to error.log and shown as a red cross on the default preset's panel
   (connect4/fallback.py); the REPL then says what is wrong.
 - The hardware watchdog, if configured, is armed only once the game runs.
+- Each app, once built, listens for Improv Wi-Fi on the USB serial port
+  (connect4.listen: the first minute, or for good while no home network is set).
 """
 import gc
 import os
