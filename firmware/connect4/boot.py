@@ -30,6 +30,7 @@ import gc
 import os
 import sys
 import time
+from micropython import kbd_intr
 
 from connect4.modules import forget, use
 from connect4.app.render import draw_error
@@ -120,6 +121,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                     poweron = use("connect4.poweron")  # used once
                     choice = poweron.choice(hw, cfg["safe_mode_ms"], clock)
                     if choice != "game":
+                        kbd_intr(3)  # no app, no ear (main.py turned Ctrl-C off)
                         return poweron.run(choice, hw, cfg, clock, stop)
                     del poweron
                 hw.start_watchdog()

@@ -9,9 +9,11 @@ dropped again (connect4.modules.use), and so is the protocol (`make memory`:
 docs/benchmarks.md).
 
 Improv's type byte for a command, 0x03, is also Ctrl-C, which would stop the app: while the
-board listens, MicroPython's Ctrl-C is off (micropython.kbd_intr) and the ear does its work:
-a Ctrl-C outside a frame (a person at the REPL, mpremote, `make deploy`) still stops the app,
-a loop step later. Once the board stops listening, Ctrl-C is MicroPython's again.
+board listens, MicroPython's Ctrl-C is off (micropython.kbd_intr; main.py turns it off first
+of all, since a computer that has just written the board asks at once, while it boots) and
+the ear does its work: a Ctrl-C outside a frame (a person at the REPL, mpremote, `make
+deploy`) still stops the app, a loop step later (after the AI's search, if one runs). Once the
+board stops listening, Ctrl-C is MicroPython's again.
 
 Only on the chip (sys.platform "esp32"), whose stdin and stdout are the USB serial port; the
 simulator's stdin is its terminal. Tests hand `start` a port of their own.

@@ -5,8 +5,9 @@ The protocol's own client (npm improv-wifi-serial-sdk, tools/improv/client.mjs) 
 app as main.py runs it (tools/chip/app_probe.py, reporting): a board with no home network
 listens for good; the client reads its state and device info, scans (the emulator's open
 networks), and gives it PICSimLabWifi; the board joins, answers with its URL, and that URL
-serves the page. Every Improv command's type byte is a Ctrl-C: none stops the app; a Ctrl-C of
-a person's afterwards does, and the REPL answers. The GC heap never grows into the network's
+serves the page; so it does when the client asks from power-on, as ESP Web Tools does right
+after an install. Every Improv command's type byte is a Ctrl-C: none stops the app; a Ctrl-C
+of a person's afterwards does, and the REPL answers. The GC heap never grows into the network's
 memory and keeps ROOM free. Then the button lag: loop steps in PLAY while the board listens (the
 first minute after a start) and after it, timed on the chip's clock.
 """
@@ -82,6 +83,32 @@ def test_improv_over_the_uart_joins_the_network_and_its_url_serves_the_page(chip
     c.read_until(b"\x04>", timeout=60)
     out = c.exec_raw("import json; print(json.load(open('wifi.json'))['ssid'], 6 * 7)", timeout=60)
     assert out.strip() == "%s 42" % OPEN_SSID
+
+
+@retry_stalls
+def test_the_client_talks_from_power_on_as_right_after_an_install(chip):
+    """ESP Web Tools resets the board it has written and asks at once, every second: frames
+    whose command byte is Ctrl-C's reach the board while it boots, before the app listens.
+    The board must still come up (main.py turns MicroPython's Ctrl-C off first), answer, join
+    and serve its page; then a person's Ctrl-C gives the REPL, where the GC heap's areas show
+    it never grew (they never shrink)."""
+    c = chip(extra=[("/wifi.json", wifi_load.NO_HOME)])
+    c.boot()
+    results, _ = sdk.talk([["initialize", 30000], ["provision", OPEN_SSID, "", 90000]], uart(c), timeout=600)
+    first, provision = results
+    print("Improv from power-on: %s" % results)
+    assert first.get("info", {}).get("firmware") == "connect4" and first["state"] == 2, first
+    url = "http://%s/" % STATION_IP
+    assert provision.get("nextUrl") == url and provision["state"] == 4, provision
+    conn = http.client.HTTPConnection("127.0.0.1", c.http_port, timeout=60)
+    conn.request("GET", "/")
+    assert conn.getresponse().status == 200
+    said = bytes(c.out).decode(errors="replace")
+    assert "Traceback" not in said and "connect4: web: %s" % url in said, said[-2000:]
+    c.interrupt(timeout=120)
+    c.write(b"import micropython; micropython.mem_info()\r")
+    total = gc_heap(c.read_until(b">>> ", timeout=60))
+    assert total and total[-1][0] <= APP_GC_TOTAL, total
 
 
 def steps(line):
