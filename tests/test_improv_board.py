@@ -54,6 +54,11 @@ def wifi_json(sim):
         return f.read()
 
 
+def saved_switch(sim):
+    with open(sim.app.store.path) as f:
+        return json.load(f)["settings"]["wifi"]
+
+
 def joining(sim):
     return hasattr(sim.app.serial, "ear")
 
@@ -86,12 +91,10 @@ def test_wifi_settings_are_kept_joined_served_and_answered_with_the_url(sim):
     assert app.wifi_on and app.web is not None and app.link.address == "192.168.1.57"
     with open(app.store.path) as f:
         assert json.load(f)["settings"]["wifi"] is True  # on again at the next start
-    got = ask(sim, rpc(2))  # asked again: provisioned, the same URL
-    assert got[0] == (1, b"\x04") and strings(got[1][1], 2) == ["http://192.168.1.57/"]
-    assert app.serial.until is not None  # listening for good no more: a home network is set
+    assert app.serial is None  # Wi-Fi on: the board listens no more
 
 
-def test_from_its_own_access_point_the_board_moves_to_the_home_network(sim):
+def wifi_on_from_the_menu(sim):
     sim.do("long")
     for _ in range(menu_mod.ITEMS.index("wifi")):
         sim.do("right")
@@ -99,11 +102,15 @@ def test_from_its_own_access_point_the_board_moves_to_the_home_network(sim):
         sim.do(action)
     app = sim.app
     assert app.wifi_on and app.link.address == "192.168.4.1" and network.world.active[network.AP_IF]
-    ask(sim, rpc(1, settings(b"HomeNet", b"secret123")))
-    sim.run_until(lambda: not joining(sim), 10000)
-    got = frames(sim.usb)
-    assert strings(got[1][1], 1) == ["http://192.168.1.57/"]
-    assert not network.world.active[network.AP_IF] and app.link.ssid == "HomeNet"
+    sim.do("press")  # (the address's words end)
+
+
+def test_wifi_turned_on_stops_listening(sim):
+    wifi_on_from_the_menu(sim)
+    assert sim.app.serial is None  # Wi-Fi and the ear never share the heap
+    sim.usb.send(rpc(2))
+    sim.run_for(200)
+    assert sim.usb.data and frames(sim.usb) == []  # unheard
 
 
 def test_a_network_it_cannot_join_is_put_back_and_wifi_left_as_it_was(sim):
@@ -129,10 +136,12 @@ def test_bad_settings_change_no_file_and_no_radio(sim):
     assert not sim.app.wifi_on
 
 
-def test_the_menus_set_up_from_a_computer_listens_on_the_chips_usb_serial_port(sim, monkeypatch):
-    """The menu's Wi-Fi item turned twice: a computer; confirmed, the board listens MENU_MS
-    on its USB serial port (the chip's stdin: here a fake one, sys.platform said "esp32"), or,
-    where there is none, says so."""
+def test_the_menus_set_up_from_a_computer_turns_wifi_off_and_listens_on_the_chips_usb_port(
+        sim, monkeypatch):
+    """The menu's Wi-Fi item turned twice: a computer; confirmed, Wi-Fi goes off (the switch
+    saved off) and the board listens MENU_MS on its USB serial port (the chip's stdin: here a
+    fake one, sys.platform said "esp32"), or, where there is none, says so. A network given
+    there moves the board from its own access point to it."""
     app = sim.app
     app.serial = None  # (the fixture's ear gone)
 
@@ -160,12 +169,22 @@ def test_the_menus_set_up_from_a_computer_listens_on_the_chips_usb_serial_port(s
     choose_computer()
     assert app.serial is None and app.banner is not None  # the simulator: no USB serial port
     assert app.banner.text_width() == len("NO USB") * 4
-    sim.do("press")
+    sim.do("press")  # (the words end)
+    sim.do("long")  # (the menu closed)
+    wifi_on_from_the_menu(sim)
     monkeypatch.setattr(sys, "platform", "esp32")
     monkeypatch.setitem(sys.modules, "select", Select)
     now = app.clock.ticks_ms()
     choose_computer()
+    monkeypatch.undo()  # (the server's poll is select's own)
     ear = app.serial
     assert ear is not None and ear.poller.stream is sys.stdin and ear.port is sys.stdin.buffer
-    assert ear.until - now >= listen.MENU_MS - 1000 and not app.wifi_on
+    assert ear.until - now >= listen.MENU_MS - 1000
     assert app.banner.text_width() == len("USB SETUP") * 4
+    assert not app.wifi_on and not any(network.world.active.values()) and not saved_switch(sim)
+    ear.port = ear.poller = ear.out = sim.usb  # (the test's port: this one is for the words)
+    sim.do("press")
+    ask(sim, rpc(1, settings(b"HomeNet", b"secret123")))
+    sim.run_until(lambda: not joining(sim), 10000)
+    assert strings(frames(sim.usb)[1][1], 1) == ["http://192.168.1.57/"]
+    assert app.wifi_on and app.link.ssid == "HomeNet" and saved_switch(sim) and app.serial is None

@@ -24,7 +24,8 @@ its first write, a crash of the game.
   (connect4/fallback.py); the REPL then says what is wrong.
 - The hardware watchdog, if configured, is armed only once the game runs.
 - Each app, once built, listens for Improv Wi-Fi on the USB serial port
-  (connect4.listen: the first minute, or for good while no home network is set).
+  (connect4.listen: the first minute, or for good while no home network is
+  set), unless Wi-Fi comes on at its start.
 """
 import gc
 import os
@@ -132,7 +133,10 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             forget("connect4.app.assemble")
             if listener is not None:
                 listener("app", app)
-            use("connect4.listen").at_start(app, clock.ticks_ms())  # Improv Wi-Fi on the USB port
+            if app.settings["wifi"]:  # Improv Wi-Fi on the USB port, never with Wi-Fi on:
+                kbd_intr(3)  # no ear, so Ctrl-C is MicroPython's (main.py turned it off)
+            else:
+                use("connect4.listen").at_start(app, clock.ticks_ms())
             app.run(stop)
             return "stopped"
         except KeyboardInterrupt:

@@ -6,7 +6,8 @@ time, and knows only a frame's first six bytes, "IMPROV": then connect4.net.impr
 for the rest of the frame and leaves the heap after it (connect4.modules.use). A Ctrl-C
 outside a frame (MicroPython's own is off while the board listens: Improv's type byte 0x03
 is Ctrl-C too) stops the app as MicroPython's would, what followed it left to the REPL. At
-`until` the board stops listening and Ctrl-C is MicroPython's again.
+`until` (or once Wi-Fi comes on: `stop`) the board stops listening and Ctrl-C is MicroPython's
+again.
 """
 from micropython import kbd_intr
 from time import ticks_diff
@@ -23,14 +24,18 @@ class Ear:
         self.until = until  # ticks_ms when listening ends; None: for good
         self.got = 0  # how much of "IMPROV" has come
 
+    def stop(self):
+        """Listening ends: Ctrl-C is MicroPython's again (and Wi-Fi may come on)."""
+        self.app.serial = None
+        kbd_intr(3)
+
     def __call__(self, now):
         b = -1
         for _ in self.poller.ipoll(0):
             b = self.port.read(1)
             b = b[0] if b else -1
         if b == 3 or (b < 0 and self.until is not None and ticks_diff(now, self.until) >= 0):
-            self.app.serial = None  # Ctrl-C outside a frame (a person's, mpremote's), or time up
-            kbd_intr(3)
+            self.stop()  # Ctrl-C outside a frame (a person's, mpremote's), or time up
             if b == 3:
                 raise KeyboardInterrupt
         elif b >= 0:

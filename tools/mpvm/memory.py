@@ -34,13 +34,15 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   in the GC heap) - replaced_bytecode, the most the chip holds; `budget` is what tests/test_memory.py allows, half of ~180 KB;
 - live: heap held by the app after a whole game, its garbage collected (what it holds between
   two steps, as the chip's reports count it after a collect);
-- listening: heap held by listening for Improv Wi-Fi on the USB serial port (connect4.ear:
-  its module, an Ear and its poll), which the board does with Wi-Fi on too (the first minute
-  after a start, or while no home network is set); improv: what answering one frame (device
-  info) held at most beyond it, connect4.net.improv and provision loaded for it (its garbage
-  counted; dropped after);
+- listening: heap held by listening for Improv Wi-Fi on the USB serial port, which the
+  board does only with Wi-Fi off (connect4.listen): the ear (connect4.ear: its module, an Ear,
+  its poll); improv: what answering one frame (device info) held at most beyond it,
+  connect4.net.improv and provision loaded for it (its garbage counted; dropped after);
+  improv_join: what a join for Improv holds beyond Wi-Fi on while Wi-Fi comes on (the ear and
+  that code, until the answer), before any page is served; improv_names: what of it stays
+  after, the names it interned (MicroPython keeps them until the board restarts);
 - gc_web: the chip's GC heap with Wi-Fi on at its fullest, modelled: live - replaced_bytecode
-  + web_with_table + listening + tools.common.CHIP_GC_EXTRA_WIFI (what the emulated chip held beyond, under
+  + web_with_table + tools.common.CHIP_GC_EXTRA_WIFI (what the emulated chip held beyond, under
   a hostile network's load: the requests in flight, the probe, the chip's own modules);
   gc_web_budget: the GC heap the app already has on the chip less the 20 KB kept free. The
   chip's GC heap grows into the ESP-IDF heap and never gives it back, and with Wi-Fi on that
@@ -142,7 +144,7 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
             # code lives outside the GC heap), the web's share, and what the chip holds beyond
             # the VM (measured there); it must fit the GC heap the app already has
             figures["gc_web"] = (figures["live"] - native["replaced_bytecode"] + figures["web_with_table"]
-                                 + figures["listening"] + common.CHIP_GC_EXTRA_WIFI)
+                                 + common.CHIP_GC_EXTRA_WIFI)
             figures["gc_web_budget"] = common.CHIP_GC_HEAP_APP - common.CHIP_GC_FREE_MIN
             return figures
     raise RuntimeError("memory probe failed:\n" + r.stdout + r.stderr)
@@ -165,11 +167,12 @@ def report(f):
         "  ... with the Wi-Fi table +%s (the AI's table shrunk to %s)" % (kb(f["web_with_table"]),
                                                                         kb(f["web_table"])),
         "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: docs/benchmarks.md)" % kb(f["footprint_web"]),
-        "  listening for Improv      +%d B (the ear on the USB serial port, with Wi-Fi on too); a frame "
-        "answered +%s at most (its code loaded for it)" % (f["listening"], kb(f["improv"])),
+        "  listening for Improv      +%d B (the ear on the USB serial port, Wi-Fi off); a frame answered "
+        "+%s at most (its code loaded for it); a join +%s beyond Wi-Fi on until its answer, +%d B of "
+        "names after" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
         "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
-        "  GC heap with Wi-Fi on     %s = the app after a game (%s) - replaced bytecode + Wi-Fi + listening "
-        "+ %s the chip holds beyond" % (kb(f["gc_web"]), kb(f["live"]), kb(common.CHIP_GC_EXTRA_WIFI)),
+        "  GC heap with Wi-Fi on     %s = the app after a game (%s) - replaced bytecode + Wi-Fi + %s the "
+        "chip holds beyond" % (kb(f["gc_web"]), kb(f["live"]), kb(common.CHIP_GC_EXTRA_WIFI)),
         "  ... its budget            %s (the chip's GC heap once the app is built, %s, less %s "
         "kept free: issue 36)" % (kb(f["gc_web_budget"]), kb(common.CHIP_GC_HEAP_APP),
                                   kb(common.CHIP_GC_FREE_MIN)),

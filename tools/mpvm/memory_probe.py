@@ -183,10 +183,27 @@ def steps():
     out['web_table'] = len(app.turn.searcher.tt)
     out['web_with_table'] = held(base) - live
 
-    # Listening for Improv Wi-Fi with Wi-Fi on (the first minute after a start, or no home
-    # network set): the ear (connect4.ear: its module, an Ear, its poll on the VM's stdin as
-    # the chip's on its USB serial port) ...
+    # An Improv join's moment: Wi-Fi coming on (the server built above) while the ear and
+    # connect4.net.improv and provision are loaded (a Joining holds them until the answer)
     import select
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    use("connect4.listen").start(app, 0, 60000, sys.stdin.buffer, sys.stdout.buffer, poller)
+    improv = use("connect4.net.improv")
+    keep['join'] = improv.Joining(app.serial, use("connect4.net.provision").Board(app))
+    poller = improv = None
+    yield
+    out['improv_join'] = held(base) - live - out['web_with_table']
+    keep['join'] = None
+    app.serial = None
+    yield
+    out['improv_names'] = held(base) - live - out['web_with_table']  # interned for good
+    keep['web'] = keep['answer'] = None  # Wi-Fi off again
+    yield
+
+    # Listening for Improv Wi-Fi on the USB serial port, Wi-Fi off (the two never share the
+    # heap): the ear (connect4.ear: its module, an Ear, its poll on the VM's stdin as the
+    # chip's on its USB serial port) ...
     before = held(base)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
@@ -206,8 +223,9 @@ def steps():
         ear(0)
     out['improv'] = held(base) - before
     out['improv_answer'] = ear.out.got
-    ear = None
+    ear = app.serial = None
     yield
+
     out['heap'] = gc.mem_alloc() + gc.mem_free()
     print('MEMORY', repr(out).replace("'", '"').replace('True', 'true').replace('False', 'false'))
 

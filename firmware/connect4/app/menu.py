@@ -18,8 +18,9 @@ long press anywhere, leaves the menu.
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
                 the address again (connect4/net/link.py); the switch is saved (settings
                 "wifi", off by default): on again at the next start. Turned on, the values
-                are: the other of on and off, a computer ("set up from a computer": the
-                board listens on its USB serial port for MENU_MS, connect4.listen), as it is
+                are: the other of on and off, a computer ("set up from a computer": Wi-Fi off,
+                the board listens on its USB serial port for MENU_MS, connect4.listen),
+                as it is
     phones      a phone (white); turned to "forget", crossed out in red: confirming forgets
                 every paired phone (connect4.net.pairing) and draws a new pairing code
     stats       three bars (wins, losses, draws at the current level); press for numbers
@@ -119,6 +120,8 @@ class Menu:
                 if self.item == _WIFI:
                     usb = self.wifi_pick == 2
                     self.wifi_pick = 0
+                    if usb:  # Wi-Fi off while the board listens (connect4.listen)
+                        self.wifi_on = False
                     return USB if usb else WIFI
                 if self.item == _PHONES and self.forget:
                     self.forget = False
@@ -299,16 +302,19 @@ def step(app, sig, now):
         if done == CLOSE:
             app.input.flush()
             close(app, now)
-        elif done == WIFI:
+        elif done == WIFI or done == USB:
+            ear = app.serial
+            if m.wifi_on and ear is not None and not hasattr(ear, "ear"):  # listening (connect4.listen):
+                ear.stop()  # Wi-Fi and the ear never share the heap
             app.wifi(now, m.wifi_on)
             if app.settings["wifi"] != app.wifi_on:  # the switch as it stands, kept
                 app.settings["wifi"] = app.wifi_on
                 app.store.save()
-        elif done == USB:  # the board listens on its USB serial port (connect4.listen)
-            listen = use("connect4.listen")
-            heard = listen.start(app, now, listen.MENU_MS)
-            app.banner = use("connect4.app.scroll").Scroller([("USB SETUP", CYAN) if heard else
-                                                              ("NO USB", RED)], now)
+            if done == USB:  # Wi-Fi off, the board listens on its USB serial port (connect4.listen)
+                listen = use("connect4.listen")
+                heard = listen.start(app, now, listen.MENU_MS)
+                app.banner = use("connect4.app.scroll").Scroller([("USB SETUP", CYAN) if heard else
+                                                                  ("NO USB", RED)], now)
         elif done == FORGET:
             link = use("connect4.app.online").link(app, now)
             if link is not None:

@@ -5,7 +5,7 @@ its USB serial port for its state, what it is and the networks it sees, and give
 network. The ear (connect4.listen) hears a frame begin ("IMPROV") and loads this module for
 the rest of it (connect4.modules.use: it leaves the heap after); `serve` reads the rest,
 answers, and for "send Wi-Fi settings" leaves a `Joining` on the app's serial hook until the
-board is on that network or could not join it. The board's side of it all (its state, name,
+board is on that network (then it stops listening: Wi-Fi is on) or could not join it. The board's side of it all (its state, name,
 the scan, the join) is connect4.net.provision's Board.
 
 A frame: b"IMPROV", the version (1), its type, the data's length, the data, and a checksum,
@@ -20,34 +20,33 @@ not join, UNABLE_TO_CONNECT (the settings it had are put back). What follows a b
 to its newline, is read and dropped (the rest of a frame longer than its length said).
 """
 from micropython import const
-from time import ticks_add
 
-HEADER = b"IMPROV"
-VERSION = const(1)
+# private names: consts take no room, in the module or among the names MicroPython interns
+_HEADER = b"IMPROV"
+_VERSION = const(1)
 # frame types
-CURRENT_STATE = const(1)
-ERROR_STATE = const(2)
-RPC = const(3)  # (also Ctrl-C: connect4.listen)
-RPC_RESULT = const(4)
+_CURRENT_STATE = const(1)
+_ERROR_STATE = const(2)
+_RPC = const(3)  # (also Ctrl-C: connect4.listen)
+_RPC_RESULT = const(4)
 # states
-READY = const(2)  # "authorized": no network joined through Improv yet
-PROVISIONING = const(3)
-PROVISIONED = const(4)
+_READY = const(2)  # "authorized": no network joined through Improv yet
+_PROVISIONING = const(3)
+_PROVISIONED = const(4)
 # errors
-NO_ERROR = const(0)
-INVALID_RPC = const(1)
-UNKNOWN_RPC = const(2)
-UNABLE_TO_CONNECT = const(3)
-UNKNOWN_ERROR = const(255)
+_NO_ERROR = const(0)
+_INVALID_RPC = const(1)
+_UNKNOWN_RPC = const(2)
+_UNABLE_TO_CONNECT = const(3)
+_UNKNOWN_ERROR = const(255)
 # commands
-WIFI_SETTINGS = const(1)
-GET_STATE = const(2)
-GET_INFO = const(3)
-GET_NETWORKS = const(4)
+_WIFI_SETTINGS = const(1)
+_GET_STATE = const(2)
+_GET_INFO = const(3)
+_GET_NETWORKS = const(4)
 
-WAIT_MS = const(200)  # the longest pause inside a frame (its bytes come together)
-MAX_SSID = const(32)  # bytes (802.11)
-AFTER_JOIN_MS = const(60000)  # a board that listened for want of a home network: a minute more
+_WAIT_MS = const(200)  # the longest pause inside a frame (its bytes come together)
+_MAX_SSID = const(32)  # bytes (802.11)
 
 
 def checksum(data, start=0):
@@ -56,12 +55,12 @@ def checksum(data, start=0):
 
 def frame(kind, data):
     """One frame of `kind` carrying `data` (bytes), with its checksum and a newline."""
-    head = HEADER + bytes((VERSION, kind, len(data)))
+    head = _HEADER + bytes((_VERSION, kind, len(data)))
     return head + data + bytes((checksum(data, checksum(head)), 10))
 
 
 def result(command, strings):
-    """An RPC result's data: the command, the length of what follows, each string (bytes or
+    """An _RPC result's data: the command, the length of what follows, each string (bytes or
     str) as its length and its UTF-8 bytes."""
     body = b""
     for s in strings:
@@ -82,23 +81,23 @@ def byte(ear, ms):
 
 def read(ear):
     """The rest of a frame after "IMPROV": (version, type, data, checksum ok), or None if it
-    was cut short (a byte not come within WAIT_MS)."""
+    was cut short (a byte not come within _WAIT_MS)."""
     head = bytearray(3)  # version, type, length
     for i in range(3):
-        b = byte(ear, WAIT_MS)
+        b = byte(ear, _WAIT_MS)
         if b < 0:
             return None
         head[i] = b
     data = bytearray(head[2])
     for i in range(head[2]):
-        b = byte(ear, WAIT_MS)
+        b = byte(ear, _WAIT_MS)
         if b < 0:
             return None
         data[i] = b
-    b = byte(ear, WAIT_MS)
+    b = byte(ear, _WAIT_MS)
     if b < 0:
         return None
-    return head[0], head[1], bytes(data), b == checksum(data, checksum(head, checksum(HEADER)))
+    return head[0], head[1], bytes(data), b == checksum(data, checksum(head, checksum(_HEADER)))
 
 
 def settings(payload):
@@ -108,7 +107,7 @@ def settings(payload):
     if len(payload) < n + 2 or len(payload) != n + 2 + payload[n + 1]:
         raise ValueError("lengths")
     ssid, password = payload[1:n + 1], payload[n + 2:]
-    if not 1 <= n <= MAX_SSID or 0 in ssid or 0 in password:
+    if not 1 <= n <= _MAX_SSID or 0 in ssid or 0 in password:
         raise ValueError("ssid")
     password = password.decode()  # (UnicodeError is a ValueError)
     if password and not 8 <= len(password) <= 63:  # WPA2's passphrase, or none: an open network
@@ -119,7 +118,7 @@ def settings(payload):
 def drain(ear):
     """Drop what follows a bad frame, to its newline (or a pause)."""
     for _ in range(300):
-        b = byte(ear, WAIT_MS // 4)
+        b = byte(ear, _WAIT_MS // 4)
         if b < 0 or b == 10:
             return
 
@@ -129,53 +128,55 @@ def serve(ear, now, board=None):
     Board on the ear's app, unless the ear carries its own: the tests')."""
     got = read(ear)
     if got is None:  # cut short
-        send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+        send(ear, _ERROR_STATE, bytes((_INVALID_RPC,)))
         drain(ear)
         return
     version, kind, data, ok = got
-    if version != VERSION:  # not a frame for this board
+    if version != _VERSION:  # not a frame for this board
         return
     if not ok:
-        send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+        send(ear, _ERROR_STATE, bytes((_INVALID_RPC,)))
         drain(ear)
         return
-    if kind != RPC:  # the board's own kinds, echoed: nothing to do
+    if kind != _RPC:  # the board's own kinds, echoed: nothing to do
         return
     if len(data) < 2 or data[1] != len(data) - 2:
-        send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+        send(ear, _ERROR_STATE, bytes((_INVALID_RPC,)))
         return
     command = data[0]
-    if command != WIFI_SETTINGS and command != GET_STATE and command != GET_INFO and command != GET_NETWORKS:
-        send(ear, ERROR_STATE, bytes((UNKNOWN_RPC,)))
+    if command != _WIFI_SETTINGS and command != _GET_STATE and command != _GET_INFO and command != _GET_NETWORKS:
+        send(ear, _ERROR_STATE, bytes((_UNKNOWN_RPC,)))
         return
     if board is None:
         board = getattr(ear, "board", None)
     if board is None:
         from connect4.modules import use
         board = use("connect4.net.provision").Board(ear.app)
-    if command == GET_STATE:
+    if command == _GET_STATE:
         url = board.url()
-        send(ear, CURRENT_STATE, bytes((PROVISIONED if url else READY,)))
+        send(ear, _CURRENT_STATE, bytes((_PROVISIONED if url else _READY,)))
         if url:
-            send(ear, RPC_RESULT, result(GET_STATE, (url,)))
-    elif command == GET_INFO:
-        send(ear, RPC_RESULT, result(GET_INFO, board.info()))
-    elif command == GET_NETWORKS:
+            send(ear, _RPC_RESULT, result(_GET_STATE, (url,)))
+    elif command == _GET_INFO:
+        send(ear, _RPC_RESULT, result(_GET_INFO, board.info()))
+    elif command == _GET_NETWORKS:
         for ssid, rssi, secured in board.scan():
-            send(ear, RPC_RESULT, result(GET_NETWORKS, (ssid, str(rssi), "YES" if secured else "NO")))
-        send(ear, RPC_RESULT, result(GET_NETWORKS, ()))
+            send(ear, _RPC_RESULT, result(_GET_NETWORKS, (ssid, str(rssi), "YES" if secured else "NO")))
+        send(ear, _RPC_RESULT, result(_GET_NETWORKS, ()))
     else:
         try:
             ssid, password = settings(data[2:])
         except ValueError:
-            send(ear, ERROR_STATE, bytes((INVALID_RPC,)))
+            send(ear, _ERROR_STATE, bytes((_INVALID_RPC,)))
             return
-        send(ear, ERROR_STATE, bytes((NO_ERROR,)))
+        send(ear, _ERROR_STATE, bytes((_NO_ERROR,)))
+        app = ear.app
+        app.serial = Joining(ear, board)  # before Wi-Fi comes on: the ear is kept for the answer
         if not board.join(ssid, password, now):  # the flash refused it
-            send(ear, ERROR_STATE, bytes((UNKNOWN_ERROR,)))
+            app.serial = ear
+            send(ear, _ERROR_STATE, bytes((_UNKNOWN_ERROR,)))
             return
-        send(ear, CURRENT_STATE, bytes((PROVISIONING,)))
-        ear.app.serial = Joining(ear, board)  # the ear again once joined (or not)
+        send(ear, _CURRENT_STATE, bytes((_PROVISIONING,)))
 
 
 def send(ear, kind, data):
@@ -184,8 +185,9 @@ def send(ear, kind, data):
 
 class Joining:
     """The app's serial hook while the board joins the network a computer gave it: each
-    step asks the board how far it is; then the URL (PROVISIONED), or UNABLE_TO_CONNECT with
-    the settings it had put back, and the ear listens again (what came meanwhile waits)."""
+    step asks the board how far it is; then the URL (_PROVISIONED), and the board stops
+    listening (Wi-Fi is on: connect4.listen), or _UNABLE_TO_CONNECT with the settings it had
+    put back, and the ear listens again (what came meanwhile waits)."""
 
     def __init__(self, ear, board):
         self.ear = ear
@@ -198,11 +200,10 @@ class Joining:
         ear = self.ear
         ear.app.serial = ear
         if url:
-            send(ear, CURRENT_STATE, bytes((PROVISIONED,)))
-            send(ear, RPC_RESULT, result(WIFI_SETTINGS, (url,)))
-            if ear.until is None:  # it listened for want of a home network: it has one now
-                ear.until = ticks_add(now, AFTER_JOIN_MS)
+            send(ear, _CURRENT_STATE, bytes((_PROVISIONED,)))
+            send(ear, _RPC_RESULT, result(_WIFI_SETTINGS, (url,)))
+            ear.stop()
         else:
             self.board.undo(now)
-            send(ear, ERROR_STATE, bytes((UNABLE_TO_CONNECT,)))
-            send(ear, CURRENT_STATE, bytes((READY,)))
+            send(ear, _ERROR_STATE, bytes((_UNABLE_TO_CONNECT,)))
+            send(ear, _CURRENT_STATE, bytes((_READY,)))

@@ -39,7 +39,10 @@ class Board:
         return None
 
     def info(self):
-        return FIRMWARE, VERSION, CHIP, wifi.name()
+        """Improv's device info; the board's name is its access point's (as wifi.start_ap
+        names it: the last two bytes of its MAC)."""
+        mac = network.WLAN(network.AP_IF).config("mac")
+        return FIRMWARE, VERSION, CHIP, wifi.AP_PREFIX + "%02X%02X" % (mac[-2], mac[-1])
 
     def scan(self):
         """The networks in reach, each name once at its strongest: [(ssid bytes, rssi,

@@ -6,8 +6,6 @@ its MAC); `start_join` starts joining a home network, and `joined()` says
 when it has an address. `stop()` turns the radio off (Wi-Fi is off by
 default: it costs heap and power). `net_free()` says how much memory the
 network has left (the server turns new connections away below a floor).
-`name()` is the board's name, its access point's (Improv's device info:
-connect4.net.provision, which also scans, loaded only for that).
 """
 import network
 
@@ -26,18 +24,13 @@ def _off(interface):
         wlan.active(False)
 
 
-def name():
-    """The board's name, its access point's: Connect4- and the last two bytes of its MAC."""
-    mac = network.WLAN(network.AP_IF).config("mac")
-    return AP_PREFIX + "%02X%02X" % (mac[-2], mac[-1])
-
-
 def start_ap(password):
     """Our own access point; returns (ssid, ip address)."""
     _off(network.STA_IF)
     ap = network.WLAN(network.AP_IF)
     ap.active(True)
-    ssid = name()
+    mac = ap.config("mac")
+    ssid = AP_PREFIX + "%02X%02X" % (mac[-2], mac[-1])
     ap.config(essid=ssid, password=password, authmode=network.AUTH_WPA2_PSK)
     return ssid, ap.ifconfig()[0]
 
