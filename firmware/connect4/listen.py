@@ -4,7 +4,7 @@ The board listens while no home network is set, for the first minute after every
 (LISTEN_MS: the install page's ESP Web Tools asks right after it has written the firmware)
 and for MENU_MS when the menu's Wi-Fi item asks ("set up from a computer"), never while
 Wi-Fi is on: with Wi-Fi on at the start it does not listen (connect4.boot), the menu turns
-Wi-Fi off for it, Wi-Fi turned on stops it (connect4.app.online), and so does a network
+Wi-Fi off for it, Wi-Fi turned on stops it (connect4.app.menu), and so does a network
 joined through Improv. Wi-Fi and listening never share the heap, whose room with Wi-Fi on
 is the network's. Listening holds only the ear (connect4.ear: the app's `serial` hook,
 called at every loop step, not inside a search: what comes meanwhile waits) and its poll:

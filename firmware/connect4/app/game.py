@@ -132,7 +132,7 @@ class App:
         self.commands = []
         self.interrupt = False
         self.pump = None
-        self.serial = None  # serial(now) each step while the board listens for Improv (connect4.ear, made by connect4.listen)
+        self.serial = None  # serial(now) each step while listening for Improv (connect4.ear)
         self.web = None  # the Server serving this app, if any
         self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
         self.wifi_on = False  # Wi-Fi as it is (the menu shows it; the saved switch: settings["wifi"])

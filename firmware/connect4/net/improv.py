@@ -5,7 +5,8 @@ its USB serial port for its state, what it is and the networks it sees, and give
 network. The ear (connect4.listen) hears a frame begin ("IMPROV") and loads this module for
 the rest of it (connect4.modules.use: it leaves the heap after); `serve` reads the rest,
 answers, and for "send Wi-Fi settings" leaves a `Joining` on the app's serial hook until the
-board is on that network (then it stops listening: Wi-Fi is on) or could not join it. The board's side of it all (its state, name,
+board is on that network (then it stops listening: Wi-Fi is on) or could not join it. A scan
+holds the game loop the seconds it takes (the board is being set up, nobody plays). The board's side of it all (its state, name,
 the scan, the join) is connect4.net.provision's Board.
 
 A frame: b"IMPROV", the version (1), its type, the data's length, the data, and a checksum,
@@ -60,7 +61,7 @@ def frame(kind, data):
 
 
 def result(command, strings):
-    """An _RPC result's data: the command, the length of what follows, each string (bytes or
+    """An RPC result's data: the command, the length of what follows, each string (bytes or
     str) as its length and its UTF-8 bytes."""
     body = b""
     for s in strings:
@@ -185,8 +186,8 @@ def send(ear, kind, data):
 
 class Joining:
     """The app's serial hook while the board joins the network a computer gave it: each
-    step asks the board how far it is; then the URL (_PROVISIONED), and the board stops
-    listening (Wi-Fi is on: connect4.listen), or _UNABLE_TO_CONNECT with the settings it had
+    step asks the board how far it is; then the URL (PROVISIONED), and the board stops
+    listening (Wi-Fi is on: connect4.listen), or UNABLE_TO_CONNECT with the settings it had
     put back, and the ear listens again (what came meanwhile waits)."""
 
     def __init__(self, ear, board):
