@@ -1,5 +1,5 @@
 # Runs inside MicroPython: on the emulated chip, beside tools/chip/app_probe.py.
-"""What only some chip tests ask of the app's probe: events, press_ms, grow, cut and ticks.
+"""What only some chip tests ask of the app's probe: events, press_ms, grow, cut, ticks, steps.
 
 tools/chip/app_probe.py loads this file (/app_probe_more.mpy on the flash) only
 when one of them is asked for, so that the heap figures of the other tests count
@@ -26,6 +26,8 @@ def install(P, STATE):
         STATE["look"] = _watch_growth()
     if P.get("cut"):
         _cut(P["cut"], P.get("phase", "write"))
+    if P.get("steps"):
+        STATE["steps"] = _steps()
     return _TickClock() if P.get("ticks") else time
 
 
@@ -99,6 +101,26 @@ def _press(STATE, press_ms):
             print("probe latency us=%d" % STATE["latency"])
         return result
     turn.Turn._poll, turn.Turn._start, player.AIPlayer.choose = polling, starting, choosing
+
+
+def _steps():
+    """Each loop step in PLAY timed, apart while the board listens for Improv (the app's
+    serial hook set) and while it does not: {listening: [steps, their us, the longest]}."""
+    steps = {True: [0, 0, 0], False: [0, 0, 0]}
+    step = game.App.step
+
+    def stepping(self):
+        t = ticks_us()
+        step(self)
+        d = ticks_diff(ticks_us(), t)
+        if self.state == 1:  # PLAY
+            s = steps[self.serial is not None]
+            s[0] += 1
+            s[1] += d
+            if d > s[2]:
+                s[2] = d
+    game.App.step = stepping
+    return steps
 
 
 def _idf_free():
