@@ -38,7 +38,8 @@ help:
 	@echo "  make bench         speed and strength figures, docs/benchmarks.md (BENCH_ARGS)"
 	@echo "  make memory        heap figures of the firmware in the MicroPython VM"
 	@echo "  make book          rebuild firmware/book.bin, the opening book, from the perfect solver"
-	@echo "  make site          the board in a browser: a static site in build/site/"
+	@echo "  make site          the board in a browser and its install page: a static site in build/site/"
+	@echo "                     (FIRMWARE: the install page gets make image's image)"
 	@echo "  make web-sim       serve build/site/ on 127.0.0.1 (WEB_PORT=... or a free one)"
 	@echo "  make engine        the engine line protocol on stdin/stdout"
 	@echo "  make engine-vm     the same, the board's engine_main.py in the MicroPython VM"
@@ -55,7 +56,7 @@ help:
 	@echo "  PORT=...           the board's serial port: /dev/ttyACM0 (Linux),"
 	@echo "                     /dev/cu.usbmodem1101 (macOS), COM3 (Windows)"
 	@echo "  WEB_PORT=...       make web-sim: the port on 127.0.0.1 (default: a free one)"
-	@echo "  FIRMWARE=...       make flash/image/chip-test, bench --only chip: the ESP32_GENERIC_C3 .bin"
+	@echo "  FIRMWARE=...       make flash/image/site/chip-test, bench --only chip: the ESP32_GENERIC_C3 .bin"
 	@echo "                     from micropython.org"
 	@echo "  QEMU=...           make chip-test, bench --only chip: the emulator (default"
 	@echo "                     build/emulator/qemu-system-riscv32)"
@@ -92,7 +93,7 @@ picture: $(VENV_STAMP)
 
 # The board in a browser: the firmware in MicroPython's WebAssembly build (tools/site/build.py).
 site: $(VENV_STAMP) $(NODE_STAMP)
-	$(PY) tools/site/build.py
+	$(PY) tools/site/build.py $(if $(FIRMWARE),--firmware "$(FIRMWARE)")
 
 web-sim: site
 	@$(PY) tools/site/serve.py $(if $(WEB_PORT),--port $(WEB_PORT))
@@ -114,8 +115,9 @@ quick: $(VENV_STAMP) $(STUBS_STAMP)
 	$(PY) -m pytest tests -q -m "not vm and not slow"
 
 # The chip in the loop (tests/chip/): the flashable image booted in an emulated ESP32-C3
-# (QEMU=..., or build/emulator/: docs/developer.md#the-chip-in-the-loop) on FIRMWARE=...
-chip-test: $(VENV_STAMP)
+# (QEMU=..., or build/emulator/: docs/developer.md#the-chip-in-the-loop) on FIRMWARE=...;
+# the Node package too: the Wi-Fi test compares the chip with make memory's model (the VM)
+chip-test: $(VENV_STAMP) $(NODE_STAMP)
 	CHIP_TEST=1 QEMU="$(QEMU)" FIRMWARE="$(FIRMWARE)" $(PY) -m pytest tests/chip -v -rA -n 2 --maxschedchunk=1
 
 typecheck: $(STUBS_STAMP)

@@ -26,8 +26,9 @@ MISSING = None if (CHROMIUM and CHROMEDRIVER and HAVE_SELENIUM) else (
 
 
 @contextlib.contextmanager
-def phone(width, height, flags=(), log=False, script_timeout=None):
-    """A headless Chromium laid out as a `width` x `height` phone; `log` keeps the console."""
+def phone(width, height, flags=(), log=False, script_timeout=None, network=False):
+    """A headless Chromium laid out as a `width` x `height` phone; `log` keeps the console,
+    `network` every request the pages make (requested(driver) reads them)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     profile = tempfile.mkdtemp(prefix="chromium-")
@@ -37,8 +38,13 @@ def phone(width, height, flags=(), log=False, script_timeout=None):
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=390,844") + tuple(flags):
         opts.add_argument(flag)
+    prefs = {}
     if log:
-        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        prefs["browser"] = "ALL"
+    if network:
+        prefs["performance"] = "ALL"
+    if prefs:
+        opts.set_capability("goog:loggingPrefs", prefs)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
     if script_timeout is not None:
@@ -50,3 +56,14 @@ def phone(width, height, flags=(), log=False, script_timeout=None):
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def requested(driver):
+    """The URLs the pages requested since the last call (a driver made with network=True)."""
+    import json
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls

@@ -5,6 +5,7 @@ import subprocess
 import sys
 import threading
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from connect4.engine.board import Board
@@ -48,33 +49,40 @@ class Engine:
         assert self.proc.wait(timeout=30) == 0
 
 
-def test_plays_thousands_of_games_for_another_program():
+@pytest.fixture
+def engine():
+    """`python -m host_sim.engine` on pipes, ended (killed if it still runs) at the test's end."""
+    e = Engine()
+    yield e
+    if e.proc.poll() is None:
+        e.proc.kill()
+    e.proc.wait()
+
+
+def test_plays_thousands_of_games_for_another_program(engine):
     rng = random.Random(1)
-    engine = Engine()
-    try:
-        engine.send("level 1")
-        for game in range(1000):
-            board = Board()
-            engine.send("seed %d" % game)
-            while not board.is_over():
-                if board.count % 2 == game % 2:
-                    move = rng.choice(board.legal_moves())
-                else:
-                    engine.send("position " + board.moves_string())
-                    answer = engine.go("depth 1" if game % 10 else "nodes 200")
-                    assert answer.startswith("bestmove "), answer
-                    move = int(answer.split()[1]) - 1
-                    assert board.can_play(move), (board.moves_string(), answer)
-                board.play(move)
-            if game % 50 == 0:  # a driver's mistakes must not kill the session
-                engine.send("position " + board.moves_string() + "1")
-                assert engine.read().startswith("error ")
-                engine.send("go depth 1 depth")
-                assert engine.read().startswith("error ")
-        engine.send("isready")
-        assert engine.read() == "readyok"
-    finally:
-        engine.close()
+    engine.send("level 1")
+    for game in range(1000):
+        board = Board()
+        engine.send("seed %d" % game)
+        while not board.is_over():
+            if board.count % 2 == game % 2:
+                move = rng.choice(board.legal_moves())
+            else:
+                engine.send("position " + board.moves_string())
+                answer = engine.go("depth 1" if game % 10 else "nodes 200")
+                assert answer.startswith("bestmove "), answer
+                move = int(answer.split()[1]) - 1
+                assert board.can_play(move), (board.moves_string(), answer)
+            board.play(move)
+        if game % 50 == 0:  # a driver's mistakes must not kill the session
+            engine.send("position " + board.moves_string() + "1")
+            assert engine.read().startswith("error ")
+            engine.send("go depth 1 depth")
+            assert engine.read().startswith("error ")
+    engine.send("isready")
+    assert engine.read() == "readyok"
+    engine.close()
 
 
 def test_bytes_that_are_not_utf8_answer_error_and_the_engine_goes_on():
@@ -116,89 +124,69 @@ def wait_for_info(engine):
     assert line.startswith("info "), line
 
 
-def test_stop_ends_a_search_that_would_last_half_an_hour():
-    engine = Engine()
-    try:
-        engine.send("go nodes 100000000")
-        wait_for_info(engine)  # the search runs: now stop it
-        engine.send("isready")
-        engine.send("position 4")
-        engine.send("stop")
-        seen = []
-        while not seen or not seen[-1].startswith("bestmove "):
-            seen.append(engine.read())
-        assert "readyok" in seen  # answered while the search ran
-        answer = engine.go("depth 1")  # after the queued position 4
-        assert answer.startswith("bestmove "), answer
-        engine.send("isready")
-        assert engine.read() == "readyok"
-    finally:
-        engine.proc.kill()
-        engine.proc.wait()
+def test_stop_ends_a_search_that_would_last_half_an_hour(engine):
+    engine.send("go nodes 100000000")
+    wait_for_info(engine)  # the search runs: now stop it
+    engine.send("isready")
+    engine.send("position 4")
+    engine.send("stop")
+    seen = []
+    while not seen or not seen[-1].startswith("bestmove "):
+        seen.append(engine.read())
+    assert "readyok" in seen  # answered while the search ran
+    answer = engine.go("depth 1")  # after the queued position 4
+    assert answer.startswith("bestmove "), answer
+    engine.send("isready")
+    assert engine.read() == "readyok"
 
 
-def test_quit_during_a_search_stops_it_and_exits():
-    engine = Engine()
-    try:
-        engine.send("go nodes 100000000")
-        wait_for_info(engine)
-        engine.send("quit")
-        rest = engine.proc.communicate(timeout=60)[0].splitlines()
-        assert rest and rest[-1].startswith("bestmove ")
-        assert engine.proc.returncode == 0
-    finally:
-        engine.proc.kill()
-        engine.proc.wait()
+def test_quit_during_a_search_stops_it_and_exits(engine):
+    engine.send("go nodes 100000000")
+    wait_for_info(engine)
+    engine.send("quit")
+    rest = engine.proc.communicate(timeout=60)[0].splitlines()
+    assert rest and rest[-1].startswith("bestmove ")
+    assert engine.proc.returncode == 0
 
 
-def test_quit_with_stdin_still_open_exits_cleanly():
+def test_quit_with_stdin_still_open_exits_cleanly(engine):
     # the reader thread is blocked in a read then: it must not abort the exit (SIGABRT, -6)
-    engine = Engine()
-    try:
-        engine.send("isready")
-        assert engine.read() == "readyok"
-        engine.send("quit")
-        assert engine.proc.wait(timeout=30) == 0
-    finally:
-        engine.proc.kill()
-        engine.proc.wait()
+    engine.send("isready")
+    assert engine.read() == "readyok"
+    engine.send("quit")
+    assert engine.proc.wait(timeout=30) == 0
 
 
-def test_go_movetime_ends_a_search_by_the_clock():
-    engine = Engine()
-    try:
-        answer = engine.go("movetime 300 nodes 100000000")
-        assert answer.startswith("bestmove "), answer
-    finally:
-        engine.close()
+def test_go_movetime_ends_a_search_by_the_clock(engine):
+    answer = engine.go("movetime 300 nodes 100000000")
+    assert answer.startswith("bestmove "), answer
+    engine.close()
+
+
+def answers_known_or_nothing(lines):
+    """Each line handled by a level-1 protocol answers with a known word or nothing; the board
+    stays a board."""
+    out = []
+    p = Protocol(out.append)
+    p.player.set_level(1)
+    for line in lines:
+        before = len(out)
+        p.handle(line)
+        for answer in out[before:]:
+            assert answer.split()[0] in ("error", "info", "bestmove", "readyok", "commands:", "size"), answer
+    assert p.board.count <= 42
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.binary(max_size=40), max_size=8))
 def test_any_bytes_get_an_answer_or_nothing_and_never_crash(lines):
-    out = []
-    p = Protocol(out.append)
-    p.player.set_level(1)
-    for line in lines:
-        before = len(out)
-        p.handle(line.replace(b"\n", b" "))
-        for answer in out[before:]:
-            assert answer.split()[0] in ("error", "info", "bestmove", "readyok", "commands:"), answer
-    assert p.board.count <= 42
+    answers_known_or_nothing([line.replace(b"\n", b" ") for line in lines])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(max_size=40), max_size=8))
 def test_any_line_gets_an_answer_or_nothing_and_never_crashes(lines):
-    out = []
-    p = Protocol(out.append)
-    p.player.set_level(1)
-    for line in lines:
-        before = len(out)
-        p.handle(line.replace("\n", " "))
-        for answer in out[before:]:
-            assert answer.split()[0] in ("error", "info", "bestmove", "readyok", "commands:"), answer
-    assert p.board.count <= 42
+    answers_known_or_nothing([line.replace("\n", " ") for line in lines])
 
 
 @settings(max_examples=200, deadline=None)

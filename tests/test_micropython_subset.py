@@ -2,9 +2,12 @@
 
 A static check over firmware/: no CPython-only modules, no f-string `=`, no
 `int.bit_count`, no dataclasses or run-time typing, no match statements, no
-generators in the engine's hot module, and no sorting (MicroPython's
+generators in the engine's hot module, no sorting (MicroPython's
 list.sort and sorted() are a quicksort, not stable: equal keys come out in
-another order than on CPython, so the board would play another game). The
+another order than on CPython, so the board would play another game), and no
+`-x` or `~x` of a variable in viper code (MicroPython 1.28's native emitter
+overwrites x itself when x sits in a register, fixed in 1.29 by commit
+2210d28792; tools/chip/levers.py shows it on the chip: write `0 - x`). The
 MicroPython VM tests catch the rest. The checker itself is tested on snippets
 below, so each rule is known to fire.
 """
@@ -70,6 +73,20 @@ def sort_calls(tree, text):
     return out
 
 
+def viper_unary_ops(tree, text):
+    """`-x` and `~x` of anything but a constant inside @micropython.viper functions."""
+    out = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and any(
+                ast.get_source_segment(text, d) == "micropython.viper" for d in fn.decorator_list):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Invert)) \
+                        and not isinstance(node.operand, ast.Constant):
+                    out.append("viper unary operator (1.28 overwrites its operand: write 0 - x), "
+                               "line %d: %s" % (node.lineno, ast.get_source_segment(text, node)))
+    return out
+
+
 def problems_in(text, rel):
     """What in `text` (the firmware file `rel`, relative to firmware/) MicroPython lacks."""
     tree = ast.parse(text)
@@ -87,6 +104,7 @@ def problems_in(text, rel):
         elif isinstance(node, ast.AnnAssign) and rel != "connect4/engine/core.py":
             problems.append("annotated assignment")
     problems += fstring_debug_fields(text, tree)
+    problems += viper_unary_ops(tree, text)
     problems += ["unstable sort on MicroPython, line %d: %s" % (line, call)
                  for line, call in sort_calls(tree, text) if (rel, call) not in SORT_ALLOWED]
     if rel == "connect4/engine/core.py":
@@ -124,6 +142,10 @@ def test_the_allowed_sorts_are_still_there():
     ('order = sorted(moves)', ["unstable sort on MicroPython, line 1: sorted(moves)"]),
     ('import functools', ["functools"]),
     ('n = x.bit_count()', ["bit_count"]),
+    ('@micropython.viper\ndef f(x: int) -> int:\n    y = -x\n    return ~y + -1 + (0 - x)',
+     ["viper unary operator (1.28 overwrites its operand: write 0 - x), line 3: -x",
+      "viper unary operator (1.28 overwrites its operand: write 0 - x), line 4: ~y"]),
+    ('def f(x):\n    return -x', []),
 ])
 def test_the_checker_fires_on_what_micropython_lacks(source, expected):
     assert problems_in(source, "connect4/app/example.py") == expected

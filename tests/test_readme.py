@@ -6,7 +6,8 @@
   and every #anchor names a heading of the file it points into;
 - each has a contents list whose entries are its `##` headings, in order;
 - the README starts with the two commands, `make sim` and `make test`;
-- nothing points outside the repository (a clone has no ../shared).
+- nothing points outside the repository (a clone has nothing beside it): no document,
+  and no code, test or comment either.
 
 The checkers take text, so the last tests show each of them failing on a
 document with the mistake in it.
@@ -176,11 +177,23 @@ def starts_with_the_two_commands(text):
     return commands[0].startswith("make sim") and commands[1].startswith("make test")
 
 
-def outside_references(text, is_readme):
-    found = re.findall(r"\.\./shared\S*", text)
-    if is_readme:
-        found += re.findall(r"\bshared/\S*", text)
-    return found
+def outside_references(text):
+    """Paths into the folder beside the clone that the project was developed in: written out
+    (../shared/..., shared/...), or joined in code ("shared", ...)."""
+    return (re.findall(r"\.\./shared\S*", text) + re.findall(r"(?<![\w./])shared/\S*", text)
+            + re.findall(r"""["']shared["']\s*,""", text))
+
+
+def code_files(root=ROOT):
+    """Every text file of the repository's own (no build output, no installed package)."""
+    out = [os.path.join(root, name) for name in ("Makefile", "package.json")]
+    for top in REPO_DIRS + (".ci",):
+        for folder, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = [d for d in dirs if d not in ("__pycache__", "node_modules")]
+            out += [os.path.join(folder, f) for f in files
+                    if f.endswith((".py", ".mjs", ".js", ".html", ".css", ".md", ".txt", ".json", ".pyi"))
+                    or "." not in f]
+    return sorted(p for p in out if os.path.isfile(p))
 
 
 # ---------------------------------------------------------------- the documents
@@ -209,7 +222,19 @@ def test_contents_list_matches_the_headings(doc):
 
 @pytest.mark.parametrize("doc", DOCS)
 def test_nothing_points_outside_the_repository(doc):
-    assert outside_references(read(doc), doc == "README.md") == []
+    assert outside_references(read(doc)) == []
+
+
+def test_no_code_test_or_comment_points_outside_the_repository():
+    # (this file names such paths as the checkers' examples: the last tests)
+    files = [p for p in code_files() if os.path.abspath(p) != os.path.abspath(__file__)]
+    assert any(p.endswith(os.path.join("engine", "core.py")) for p in files)
+    assert any(p.endswith(os.path.join("chip", "emulator.py")) for p in files)
+    found = []
+    for path in files:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            found += ["%s: %s" % (os.path.relpath(path, ROOT), ref) for ref in outside_references(f.read())]
+    assert found == []
 
 
 def test_readme_starts_with_the_two_commands():
@@ -243,10 +268,10 @@ make sim
 Run `make simulate`, `make deploy/flashh`, then read `tools\\no_such_tool.py`
 and `firmware\\nothing.py`; see [the guide](docs/missing.md),
 [a heading](#nowhere) and [the README](README.md#no-such-section).
-The sets come from `../shared/bench`.
+The sets come from `../SHARED/bench`.
 
 ## Second
-"""
+""".replace("SHARED", "shared")
 
 
 def test_the_checkers_catch_each_mistake():
@@ -259,7 +284,9 @@ def test_the_checkers_catch_each_mistake():
     assert contents_problems(BAD_DOC)
     assert contents_problems(BAD_DOC.replace("## Contents", "## Index")) == ["no '## Contents' section"]
     assert not starts_with_the_two_commands(BAD_DOC)
-    assert outside_references(BAD_DOC, True) == ["../shared/bench`.", "shared/bench`."]
+    assert outside_references(BAD_DOC) == ["../shared/bench`."]
+    assert outside_references('see shared/CHIP.md and os.path.join(ROOT, "shared", "bench")') == [
+        "shared/CHIP.md", '"shared",']
 
 
 def test_slugs_follow_github():

@@ -12,6 +12,7 @@ import shutil
 import signal
 import struct
 import subprocess
+import sys
 import termios
 import time
 
@@ -100,37 +101,50 @@ class Session:
         os.close(self.master)
 
 
-@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
-def test_make_sim_in_a_terminal(tmp_path):
-    s = Session("--flash %s --seed 2 --mode two" % (tmp_path / "flash"))
-    try:
-        s.wait_for("two players | play")
-        assert "Connect 4 board simulator" in s.text() and "Q quit" in s.text()
-        s.send("d")  # the encoder turns right
-        s.send(" ", settle=1.0)  # press: red drops into column 5
-        s.wait_for("two players | play")
-        lines = s.screen.display
-        disc_rows = [i for i, line in enumerate(lines) if "█████" in line]
-        assert len(disc_rows) == 8  # the big discs: one line per LED row
-        bottom = s.disc_colors(disc_rows[-1])
-        lit = [c for c in bottom if c not in ("1a1a1e",)]  # unlit: a dark hole
-        assert len(bottom) == 8 and len(lit) == 2, bottom  # a red disc and the blue frame
-        red = bottom[4]
-        assert red.startswith(("7", "8", "9", "a", "b", "c", "d", "e", "f")) and red[2:] == "0000"
-        s.send("l", settle=1.6)  # long press: the menu
-        s.wait_for("menu: mode = two")
-        s.resize(40, 20)  # smaller terminal: smaller discs, still the whole board
-        assert "menu: mode" in s.text()
-        assert not any("█████" in line for line in s.screen.display)
-        s.send("q", settle=0.5)
-        deadline = time.monotonic() + 10
-        while s.proc.poll() is None and time.monotonic() < deadline:
-            s.pump(0.1)
-        assert s.proc.returncode == 0
-        tail = s.raw[-200:]
-        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
-    finally:
+@pytest.fixture
+def terminal(tmp_path):
+    """start(*options) -> the simulator in a terminal of its own on tmp_path's flash, in two-player
+    mode, its board on screen (via_make: through `make sim`); every one closed at the test's end."""
+    started = []
+
+    def start(*options, cols=100, rows=40, via_make=False, ready="two players | play"):
+        options = ("--flash", str(tmp_path / "flash")) + options + ("--mode", "two")
+        if via_make:
+            s = Session(" ".join(options), cols, rows)
+        else:
+            s = Session("", cols, rows, command=[sys.executable, "-m", "host_sim"] + list(options))
+        started.append(s)
+        s.wait_for(ready)
+        return s
+    yield start
+    for s in started:
         s.close()
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_sim_in_a_terminal(tmp_path, terminal):
+    s = terminal("--seed", "2", via_make=True)
+    assert "Connect 4 board simulator" in s.text() and "Q quit" in s.text()
+    s.send("d")  # the encoder turns right
+    s.send(" ", settle=1.0)  # press: red drops into column 5
+    s.wait_for("two players | play")
+    lines = s.screen.display
+    disc_rows = [i for i, line in enumerate(lines) if "█████" in line]
+    assert len(disc_rows) == 8  # the big discs: one line per LED row
+    bottom = s.disc_colors(disc_rows[-1])
+    lit = [c for c in bottom if c not in ("1a1a1e",)]  # unlit: a dark hole
+    assert len(bottom) == 8 and len(lit) == 2, bottom  # a red disc and the blue frame
+    red = bottom[4]
+    assert red.startswith(("7", "8", "9", "a", "b", "c", "d", "e", "f")) and red[2:] == "0000"
+    s.send("l", settle=1.6)  # long press: the menu
+    s.wait_for("menu: mode = two")
+    s.resize(40, 20)  # smaller terminal: smaller discs, still the whole board
+    assert "menu: mode" in s.text()
+    assert not any("█████" in line for line in s.screen.display)
+    s.send("q", settle=0.5)
+    assert wait_exit(s) == 0
+    tail = s.raw[-200:]
+    assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
     assert (tmp_path / "flash" / "connect4.json").exists()  # the flash is a folder
 
 
@@ -155,67 +169,45 @@ def wait_exit(s, seconds=10):
 
 
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
-def test_ctrl_c_in_make_sim_is_a_clean_quit(tmp_path):
-    s = Session("--flash %s --seed 2 --mode two" % (tmp_path / "flash"))
-    try:
-        s.wait_for("two players | play")
-        s.send("\x03", settle=0.5)  # typed in the terminal: was SIGINT to make and the simulator
-        assert wait_exit(s) == 0, s.raw[-300:]
-        assert b"Error 130" not in s.raw and b"Interrupt" not in s.raw
-        tail = s.raw[-200:]
-        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
-    finally:
-        s.close()
+def test_ctrl_c_in_make_sim_is_a_clean_quit(terminal):
+    s = terminal("--seed", "2", via_make=True)
+    s.send("\x03", settle=0.5)  # typed in the terminal: was SIGINT to make and the simulator
+    assert wait_exit(s) == 0, s.raw[-300:]
+    assert b"Error 130" not in s.raw and b"Interrupt" not in s.raw
+    tail = s.raw[-200:]
+    assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail  # terminal restored
 
 
-def test_sigint_is_a_clean_quit_too(tmp_path):
-    import sys
-    s = Session("", command=[sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"),
-                             "--seed", "2", "--mode", "two"])
-    try:
-        s.wait_for("two players | play")
-        os.kill(s.proc.pid, signal.SIGINT)  # KeyboardInterrupt (was exit code 130)
-        if wait_exit(s) is None:  # stuck: where (faulthandler prints every thread's stack)
-            os.kill(s.proc.pid, signal.SIGABRT)
-            wait_exit(s, 5)
-            raise AssertionError("no exit 10 s after SIGINT:\n" + s.raw[-3000:].decode(errors="replace"))
-        assert s.proc.poll() == 0, s.raw[-300:]
-        assert b"Traceback" not in s.raw
-        assert b"\x1b[?1049l" in s.raw[-200:]
-    finally:
-        s.close()
+def test_sigint_is_a_clean_quit_too(terminal):
+    s = terminal("--seed", "2")
+    os.kill(s.proc.pid, signal.SIGINT)  # KeyboardInterrupt (was exit code 130)
+    if wait_exit(s) is None:  # stuck: where (faulthandler prints every thread's stack)
+        os.kill(s.proc.pid, signal.SIGABRT)
+        wait_exit(s, 5)
+        raise AssertionError("no exit 10 s after SIGINT:\n" + s.raw[-3000:].decode(errors="replace"))
+    assert s.proc.poll() == 0, s.raw[-300:]
+    assert b"Traceback" not in s.raw
+    assert b"\x1b[?1049l" in s.raw[-200:]
 
 
-def test_buttons_preset_shows_its_own_keys(tmp_path):
-    import sys
-    s = Session("", command=[sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"),
-                             "--preset", "buttons", "--mode", "two"])
-    try:
-        s.wait_for("two players | play")
-        legend = s.screen.display[-1] + "\n" + s.text()
-        assert "LEFT/RIGHT" in legend and "DROP" in legend
-        assert " turn " not in s.text()  # no encoder help on the buttons build
-        assert "preset buttons" in s.text()
-        s.send("q", settle=0.5)
-        assert wait_exit(s) == 0
-    finally:
-        s.close()
+def test_buttons_preset_shows_its_own_keys(terminal):
+    s = terminal("--preset", "buttons")
+    legend = s.screen.display[-1] + "\n" + s.text()
+    assert "LEFT/RIGHT" in legend and "DROP" in legend
+    assert " turn " not in s.text()  # no encoder help on the buttons build
+    assert "preset buttons" in s.text()
+    s.send("q", settle=0.5)
+    assert wait_exit(s) == 0
 
 
-def test_a_terminal_too_small_says_so_and_redraws_when_it_grows(tmp_path):
-    import sys
-    s = Session("", cols=16, rows=10, command=[
-        sys.executable, "-m", "host_sim", "--flash", str(tmp_path / "flash"), "--mode", "two"])
-    try:
-        s.wait_for("small")
-        text = " ".join(line.strip() for line in s.screen.display)
-        assert "terminal too small: need 18x13, have 16x10" in text, text
-        assert "█" not in s.text() and "●" not in s.text()  # no cut board
-        s.resize(60, 30)
-        s.wait_for("two players | play")
-        assert "too small" not in s.text()
-        assert sum("███" in line for line in s.screen.display) == 24  # 8 LED rows of 3 lines
-        s.send("q", settle=0.5)
-        assert wait_exit(s) == 0
-    finally:
-        s.close()
+def test_a_terminal_too_small_says_so_and_redraws_when_it_grows(terminal):
+    s = terminal(cols=16, rows=10, ready="small")
+    text = " ".join(line.strip() for line in s.screen.display)
+    assert "terminal too small: need 18x13, have 16x10" in text, text
+    assert "█" not in s.text() and "●" not in s.text()  # no cut board
+    s.resize(60, 30)
+    s.wait_for("two players | play")
+    assert "too small" not in s.text()
+    assert sum("███" in line for line in s.screen.display) == 24  # 8 LED rows of 3 lines
+    s.send("q", settle=0.5)
+    assert wait_exit(s) == 0

@@ -151,15 +151,19 @@ def test_the_menu_words_follow_the_real_menu_as_it_is_turned():
     assert "against level" in words.menu(app.menu) or "two players" in words.menu(app.menu)
 
 
+def menu_at(item, label):
+    """A board (its Rig, its app) with the menu open at `item`, and the words' start there."""
+    rig = Rig("words_" + item)
+    rig.press()
+    rig.long_press()
+    rig.turn(ITEMS.index(item))
+    return rig, rig.app, "Menu, %d of %d: %s: " % (ITEMS.index(item) + 1, len(ITEMS), label)
+
+
 def test_the_phones_item_says_keep_or_forget_as_it_is_turned():
     """The menu's phones item (issue 32): its words follow the LEDs' phone, crossed out when
     turned to "forget"; a page in a browser has no Wi-Fi, so none are paired there."""
-    rig = Rig("words_phones")
-    app = rig.app
-    rig.press()
-    rig.long_press()
-    rig.turn(ITEMS.index("phones"))
-    n = "Menu, %d of %d: Paired phones: " % (ITEMS.index("phones") + 1, len(ITEMS))
+    rig, app, n = menu_at("phones", "Paired phones")
     assert words.menu(app.menu) == n + "none (a page in a browser has no Wi-Fi). Press to change it."
     rig.press()
     assert words.menu(app.menu) == n + "keep them. Turn to change it, press to keep it."
@@ -168,6 +172,23 @@ def test_the_phones_item_says_keep_or_forget_as_it_is_turned():
     assert words.menu(app.menu) == n + "forget them all. Turn to change it, press to keep it."
     rig.press()  # confirmed: no link in a browser, nothing to forget
     assert not app.menu.editing and words.menu(app.menu).startswith(n + "none")
+
+
+def test_the_wifi_item_says_on_off_and_set_up_from_a_computer_as_it_is_turned():
+    """Issue 39: the Wi-Fi item's third value, the LEDs' computer, in words."""
+    rig, app, n = menu_at("wifi", "Wi-Fi")
+    assert words.menu(app.menu).startswith(n + "off")
+    rig.press()
+    rig.turn(1)
+    assert words.menu(app.menu) == n + "on. Turn to change it, press to keep it."
+    rig.turn(1)
+    assert words.menu(app.menu) == n + ("set up from a computer (a page in a browser has no USB serial "
+                                        "port: it says so). Turn to change it, press to keep it.")
+    rig.turn(1)
+    assert words.menu(app.menu).startswith(n + "off")  # round to where it was
+    rig.turn(-1)
+    assert app.menu.wifi_pick == 2
+
 
 def test_blunders_book_and_forced_moves_are_named_as_such():
     def kind(moves, ai=None):

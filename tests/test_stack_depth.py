@@ -2,7 +2,7 @@
 
 The ESP32-C3's MicroPython raises "maximum recursion depth exceeded" past
 15,360 bytes of stack, and a nested ply of the old recursive search took 460
-of them (../shared/CHIP.md; the figures are tools/common.py's CHIP_*). CPython
+of them (docs/chip.md; the figures are tools/common.py's CHIP_*). CPython
 allows 1,000 frames and the VM's default pystack is 64 K words, so neither
 sees that limit by itself. Two checks here do:
 

@@ -8,6 +8,7 @@ player's side, and the whole board played with the keyboard as a screen reader h
 
 Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 """
+import contextlib
 import os
 import time
 
@@ -159,6 +160,20 @@ def record(number, moves, mode="two", result="draw", first="red"):
             "hints": [0, 0], "moves": moves, "marks": "?" * len(moves)}
 
 
+@contextlib.contextmanager
+def replaying_game_7(browser, folder):
+    """A two-player board whose records hold game 7 (red won), its page paired and that game's
+    replay asked for: the board (a WebBoard) until the block ends."""
+    games = [record(7, "4455667", result="red")]
+    with WebBoard(folder, settings={"mode": "two", "first": "red"}, games=lambda: games) as board:
+        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
+        browser.get("http://127.0.0.1:%d/" % board.port)
+        pair_page(browser, board)
+        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
+        browser.find_element("css selector", "#games li button").click()
+        yield board
+
+
 def test_nothing_is_wider_than_a_360_px_phone_whatever_the_records_hold(browser, tmp_path):
     """Was: after a 42-disc game the page was 502 px wide: the record's moves did not wrap."""
     from connect4.engine.board import Board
@@ -194,13 +209,7 @@ def test_a_board_gone_silent_is_said_within_5_s_and_the_page_comes_back_by_itsel
 def test_a_replay_is_framed_and_labelled_with_its_controls_by_the_board_and_gives_way_to_a_move(
         browser, tmp_path):
     """Was: a replay drawn over the live game as if it were it, its controls far below."""
-    games = [record(7, "4455667", result="red")]
-    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}, games=lambda: games) as board:
-        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
-        browser.get("http://127.0.0.1:%d/" % board.port)
-        pair_page(browser, board)
-        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
-        browser.find_element("css selector", "#games li button").click()
+    with replaying_game_7(browser, str(tmp_path)) as board:
         label = browser.find_element("id", "rlabel")
         board.wait(lambda: "Replay of game 7" in label.text and "7 of 7" in label.text, what="labelled")
         frame = browser.find_element("id", "board")

@@ -34,12 +34,17 @@ def sim(tmp_path):
     network.world.reset()
 
 
-def to_wifi_item(sim):
+def to_menu_item(sim, name):
+    """A long press opens the menu; turned right to its item `name`."""
     sim.do("long")
     assert sim.app.state == MENU
-    for _ in range(menu_mod.ITEMS.index("wifi")):
+    for _ in range(menu_mod.ITEMS.index(name)):
         sim.do("right")
-    assert menu_mod.ITEMS[sim.app.menu.item] == "wifi"
+    assert menu_mod.ITEMS[sim.app.menu.item] == name
+
+
+def to_wifi_item(sim):
+    to_menu_item(sim, "wifi")
 
 
 def toggle(sim):
@@ -201,11 +206,7 @@ def test_a_request_that_does_not_fit_the_heap_gets_503_and_the_server_goes_on(tm
 
 
 def to_phones_item(sim):
-    sim.do("long")
-    assert sim.app.state == MENU
-    for _ in range(menu_mod.ITEMS.index("phones")):
-        sim.do("right")
-    assert menu_mod.ITEMS[sim.app.menu.item] == "phones"
+    to_menu_item(sim, "phones")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ Skipped, saying so, only when no browser is installed (`.ci/run` installs one).
 import pytest
 
 from chromium import MISSING, phone
-from test_web_browser import PHONE_WIDTH, msg, pair_page, record, status
+from test_web_browser import PHONE_WIDTH, msg, pair_page, record, replaying_game_7, status
 from webboard import WebBoard
 
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -77,13 +77,7 @@ def test_every_control_on_every_screen_is_at_least_44_by_44_css_px(browser, tmp_
 
 def test_the_replay_message_goes_when_the_replay_does(browser, tmp_path):
     """Was: "This is a replay: go back to the live game to play." stayed after going back."""
-    games = [record(7, "4455667", result="red")]
-    with WebBoard(str(tmp_path), settings={"mode": "two", "first": "red"}, games=lambda: games) as board:
-        board.wait(lambda: board.app.state == 1, what="a game in PLAY")
-        browser.get("http://127.0.0.1:%d/" % board.port)
-        pair_page(browser, board)
-        board.wait(lambda: browser.find_elements("css selector", "#games li button"), what="the record")
-        browser.find_element("css selector", "#games li button").click()
+    with replaying_game_7(browser, str(tmp_path)) as board:
         board.wait(lambda: browser.find_element("id", "rbar").is_displayed(), what="the replay")
         browser.find_element("css selector", '.cell[data-col="1"][data-row="1"]').click()
         board.wait(lambda: "This is a replay" in msg(browser), what="the replay said")

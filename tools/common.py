@@ -25,7 +25,9 @@ MEMORY_PROBE = "tools/mpvm/memory_probe.py"  # the VM, for tools/mpvm/memory.py
 HELD_SEARCH = "tools/bench/held_search.py"  # the unix port, for tools/bench/held.py and tools/book/exits.py
 CHIP_PROBE = "tools/chip/app_probe.py"  # the emulated chip, for tests/chip/
 CHIP_PROBE_MORE = "tools/chip/app_probe_more.py"  # ... what only some of them ask of it
-MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE, CHIP_PROBE_MORE)
+CHIP_LEVERS = "tools/chip/levers_code.py"  # the emulated chip, for tools/chip/levers.py
+MICROPYTHON_SCRIPTS = (CHIPBENCH, FAKEBOARD_REPL, MEMORY_PROBE, HELD_SEARCH, CHIP_PROBE, CHIP_PROBE_MORE,
+                       CHIP_LEVERS)
 
 
 def run_script(args, micropython=None):
@@ -58,7 +60,7 @@ def path(rel):
 # tools/data/chip.txt, measured on the stock MicroPython image in the emulated
 # ESP32-C3 (tools/chip/speed.py). What is assumed, here and only here: the
 # ESP32-C3 at CHIP_HZ takes 1.0-1.5 cycles an instruction (CHIP_CPI;
-# ../shared/CHIP.md), so it runs 107-160 M instructions a second
+# docs/chip.md, "Speed"), so it runs 107-160 M instructions a second
 # (CHIP_IPS_RANGE). Every chip time the tools estimate takes the slow end,
 # CHIP_IPS: nodes x instructions per node / CHIP_IPS.
 CHIP_HZ = 160_000_000
@@ -149,7 +151,7 @@ CHIP_GC_HEAP_APP = 127_936
 CHIP_GC_FREE_MIN = 20 * 1024
 CHIP_GC_EXTRA_WIFI = 6_980
 
-# The chip's stack (../shared/CHIP.md, "The stack, measured", on the stock 1.28.0
+# The chip's stack (docs/chip.md, "The stack", measured on the stock 1.28.0
 # image): MicroPython's check raises "maximum recursion depth exceeded" past
 # CHIP_STACK_LIMIT bytes, and CHIP_STACK_MARGIN must stay free at the deepest
 # point (issue 24). A nested ply of the old recursive viper search cost

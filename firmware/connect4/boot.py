@@ -23,11 +23,15 @@ its first write, a crash of the game.
   logged to error.log and shown as a red cross on the default preset's panel
   (connect4/fallback.py); the REPL then says what is wrong.
 - The hardware watchdog, if configured, is armed only once the game runs.
+- Each app, once built, listens for Improv Wi-Fi on the USB serial port
+  (connect4.listen: the first minute, or for good while no home network is
+  set), unless Wi-Fi comes on at its start.
 """
 import gc
 import os
 import sys
 import time
+from micropython import kbd_intr
 
 from connect4.modules import forget, use
 from connect4.app.render import draw_error
@@ -118,6 +122,7 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                     poweron = use("connect4.poweron")  # used once
                     choice = poweron.choice(hw, cfg["safe_mode_ms"], clock)
                     if choice != "game":
+                        kbd_intr(3)  # no app, no ear (main.py turned Ctrl-C off)
                         return poweron.run(choice, hw, cfg, clock, stop)
                     del poweron
                 hw.start_watchdog()
@@ -128,6 +133,10 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             forget("connect4.app.assemble")
             if listener is not None:
                 listener("app", app)
+            if app.settings["wifi"]:  # Improv Wi-Fi on the USB port, never with Wi-Fi on:
+                kbd_intr(3)  # no ear, so Ctrl-C is MicroPython's (main.py turned it off)
+            else:
+                use("connect4.listen").at_start(app, clock.ticks_ms())
             app.run(stop)
             return "stopped"
         except KeyboardInterrupt:

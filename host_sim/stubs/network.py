@@ -1,6 +1,8 @@
 """MicroPython's `network` on CPython, for the simulator and the tests: a radio that
 comes up at once. The access point has 192.168.4.1 (the ESP32's default); a station
-joins any network but `world.NO_SUCH_NETWORK` after `JOIN_POLLS` checks.
+joins any network but `world.NO_SUCH_NETWORK` after `JOIN_POLLS` checks, and its scan
+finds `world.networks` (as the ESP32 port's scan() gives them: ssid, bssid, channel,
+rssi, authmode, hidden).
 
 `world` holds what happened (tests look): interfaces active, the AP's config, the
 network joined, the hostname set. `world.mac` is the radio's MAC: a simulated board
@@ -27,6 +29,11 @@ class _World:
         self.hostname = "mpy-esp32c3"  # MicroPython's default, until network.hostname(name)
         self.NO_SUCH_NETWORK = "nowhere"
         self.mac = MAC
+        self.networks = [(b"HomeNet", b"\x02\x00\x00\x00\x00\x01", 6, -48, AUTH_WPA2_PSK, False),
+                         (b"Cafe", b"\x02\x00\x00\x00\x00\x02", 1, -71, AUTH_OPEN, False),
+                         (b"HomeNet", b"\x02\x00\x00\x00\x00\x03", 11, -80, AUTH_WPA2_PSK, False),
+                         (b"", b"\x02\x00\x00\x00\x00\x04", 11, -60, AUTH_WPA2_PSK, True)]
+        self.scans = 0
 
 
 MAC = bytes([0x34, 0x85, 0x18, 0x00, 0xC4, 0x7E])
@@ -62,6 +69,12 @@ class WLAN:
             return world.ap_config.get(param[0])
         world.ap_config.update(kwargs)
         return None
+
+    def scan(self):
+        if self.interface != STA_IF or not world.active[STA_IF]:
+            raise OSError("STA must be active")  # (the ESP32 port's error, in its words)
+        world.scans += 1
+        return list(world.networks)
 
     def connect(self, ssid, password=None):
         world.target = ssid

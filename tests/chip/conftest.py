@@ -17,7 +17,9 @@ import pytest
 from tools.board import image
 from tools.common import ROOT
 from tools.chip import probe
-from tools.chip.emulator import Chip, find_firmware, find_qemu
+from tools.chip.emulator import find_firmware, find_qemu
+
+from .helpers import Boards
 
 
 LONGEST = ("test_endurance_on_chip.py", "test_wifi_the_page_and_games_through_the_api_for_ten_minutes",
@@ -75,20 +77,8 @@ def probe_mpy():
 
 @pytest.fixture
 def chip(tmp_path, deployed, firmware_bytes, probe_mpy, request):
-    """A factory: chip(extra_files) -> a Chip on a fresh flash (closed at the test's end); `port`
-    and `mac`: the page's port and the MAC's last byte (two boards: tools.chip.two_boards)."""
-    made = []
-
-    def make(extra=(), wifi=True, http_to=None, port=80, mac=None):
-        flash = tmp_path / ("flash%d.bin" % len(made))
-        flash.write_bytes(probe.flash(firmware_bytes, deployed, probe_mpy, extra))
-        # the UART, kept where pytest's rotation of its temporary folders leaves it
-        log = open(os.path.join(LOGS, "%s-%d.log" % (request.node.name, len(made))), "wb")
-        kwargs = {"http_to": http_to} if http_to else {}
-        c = Chip(find_qemu(), str(flash), wifi=wifi, log=log, port=port, mac=mac, **kwargs)
-        made.append((c, log))
-        return c
-    yield make
-    for c, log in made:
-        c.close()
-        log.close()
+    """A factory: chip(extra_files) -> a Chip on a fresh flash (tests/chip/helpers.py's Boards:
+    a failed try's emulators end before retry_stalls boots again; the rest at the test's end)."""
+    boards = Boards(tmp_path, LOGS, request.node.name, firmware_bytes, deployed, probe_mpy)
+    yield boards
+    boards.close()

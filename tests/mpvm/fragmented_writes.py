@@ -26,30 +26,12 @@ sys.path.append('/tests/portable')
 import machine  # noqa: F401  (built into the chip)
 import neopixel  # noqa: F401
 import network  # noqa: F401
-import time
 from _mpvm import run_steps
 
 ROOM = int(sys.argv[1])
 HOLE = int(sys.argv[2])
 SEED = int(sys.argv[3])
 keep = {}
-
-
-class VirtualClock:
-    def __init__(self):
-        self.now = 0
-
-    def ticks_ms(self):
-        return self.now
-
-    def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)
-
-    def ticks_add(self, a, b):
-        return time.ticks_add(a, b)
-
-    def sleep_ms(self, ms):
-        self.now = time.ticks_add(self.now, ms)
 
 
 def fragment(room, hole, seed):
@@ -90,15 +72,15 @@ def steps():
     import config
     from connect4 import hardware_setup
     from connect4.app.assemble import build_app
-    from connect4.app.game import PLAY
     from connect4.net.server import Server
     from connect4.net.pairing import Pairing
     from fakenet import FakeSocket, listen, get, post
+    from fakes import FakeClock
     cfg = config.get(None, {"flash_dir": "/flash/", "seed": 7, "safe_mode_ms": 0, "web_port": 0})
     del sys.modules["config"]  # as connect4.boot.start: the presets are read, then freed
     config = None
     yield
-    clock = VirtualClock()
+    clock = FakeClock()
     from connect4 import boot
     app = build_app(cfg, hardware_setup.build(cfg), clock=clock, seed=7, wifi=boot.wifi_link)
     hardware_setup = build_app = None  # as connect4.boot.main: the builders are used once
@@ -117,8 +99,8 @@ def steps():
 
     def run(ms):
         """The app's loop for `ms` of its clock, a yield (this VM's collection) every 20 ms."""
-        end = clock.ticks_add(clock.now, ms)
-        while clock.ticks_diff(end, clock.now) > 0:
+        end = clock.elapsed + ms
+        while clock.elapsed < end:
             for _ in range(10):
                 app.step()
                 clock.sleep_ms(cfg["loop_ms"])

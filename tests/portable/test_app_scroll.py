@@ -47,29 +47,62 @@ def test_every_character_of_an_address_a_key_and_a_code_has_a_glyph():
         assert ch == " " or glyph(ch) != bytes(5), ch
 
 
-def test_the_menus_wifi_item_toggles_and_reports_it():
+def menu_at(item):
+    """A menu turned to `item`."""
     m = menu_mod.Menu({"mode": "ai", "level": 1, "first": "red", "blunder": -1, "brightness": 4},
                       {"ai": [[0, 0, 0]] * 8, "two": [0, 0, 0]})
-    for _ in range(menu_mod.ITEMS.index("wifi")):
+    for _ in range(menu_mod.ITEMS.index(item)):
         m.event(RIGHT)
+    return m
+
+
+def lit(m, colour):
+    """How many LEDs the menu lights in `colour`."""
+    d = Grid()
+    m.render(d, 0)
+    return sum(1 for c in d.cells.values() if c == colour)
+
+
+def test_the_menus_wifi_item_toggles_and_reports_it():
+    m = menu_at("wifi")
     assert m.event(SELECT) == 0 and m.editing
     assert m.event(RIGHT) == 0 and m.wifi_on
     assert m.event(SELECT) == menu_mod.WIFI and m.wifi_on and m.changed == []  # never saved
+
+
+def test_the_menus_wifi_item_turns_to_a_computer_and_back():
+    """Issue 39: the third value, "set up from a computer" (the LEDs draw a computer in cyan);
+    confirmed, the menu says USB, Wi-Fi to be off (the board listens with Wi-Fi off); a turn
+    either way from where it was gives the other of on and off, or the computer."""
+    from connect4.app.glyphs import CYAN
+    m = menu_at("wifi")
+
+    def cyans():
+        return lit(m, CYAN)
+    m.event(SELECT)
+    assert cyans() == 0
+    m.event(RIGHT)
+    m.event(RIGHT)
+    assert m.wifi_pick == 2 and not m.wifi_on and cyans() >= 12
+    assert m.event(SELECT) == menu_mod.USB and not m.wifi_on and m.wifi_pick == 0
+    m.event(SELECT)
+    m.event(LEFT)  # the other way round: the computer first
+    assert m.wifi_pick == 2 and not m.wifi_on
+    m.event(LEFT)
+    assert m.wifi_pick == 1 and m.wifi_on
+    m.event(LEFT)
+    assert m.wifi_pick == 0 and not m.wifi_on and cyans() == 0
+    assert m.event(SELECT) == menu_mod.WIFI and not m.wifi_on
 
 
 def test_the_menus_phones_item_forgets_only_when_turned_to_forget_and_confirmed():
     """Issue 32: "forget paired phones" on the board: a press and a press do nothing; a press,
     a turn (the phone crossed out in red) and a press do, once."""
     from connect4.app.glyphs import RED
-    m = menu_mod.Menu({"mode": "ai", "level": 1, "first": "red", "blunder": -1, "brightness": 4},
-                      {"ai": [[0, 0, 0]] * 8, "two": [0, 0, 0]})
-    for _ in range(menu_mod.ITEMS.index("phones")):
-        m.event(RIGHT)
+    m = menu_at("phones")
 
     def reds():
-        d = Grid()
-        m.render(d, 0)
-        return sum(1 for c in d.cells.values() if c == RED)
+        return lit(m, RED)
     assert m.event(SELECT) == 0 and m.editing and reds() == 0
     assert m.event(SELECT) == 0 and not m.editing  # confirmed as it was: kept
     assert m.event(SELECT) == 0 and m.event(RIGHT) == 0 and m.forget and reds() >= 8

@@ -259,29 +259,37 @@ def model_state(cells, weights, cols=7, rows=6):
     return score, bytes(holes[0]) + bytes(holes[1])
 
 
+def loaded_positions(seed, sizes):
+    """Every position of 12 random games (seeded), in turn on each size (cols, rows) of
+    `sizes`, loaded into one arena: (arena, board) before each move."""
+    from connect4.engine import core
+    arena = bytearray(core.ARENA_SIZE)
+    core.init_arena(arena)
+    rng = Rng(seed)
+    for game in range(12):
+        cols, rows = sizes[game % len(sizes)]
+        b = Board("", cols, rows)
+        while not b.is_over():
+            core.load_position(arena, b.cells, b.tops, b.count)
+            yield arena, b
+            moves = b.legal_moves()
+            b.play(moves[rng.below(len(moves))])
+
+
 def test_place_keeps_what_a_model_counts_from_scratch():
     """load_position (place, disc by disc) against model_state: together with
     the check at every node this ties the inlined copies to the model too."""
     from connect4.engine import core
-    arena = bytearray(core.ARENA_SIZE)
-    core.init_arena(arena)
-    b = Board()
-    core.load_position(arena, b.cells, b.tops, b.count)
-    empty = core.incremental_state(arena)[3]  # the score's stored form at 0
-    rng = Rng(13)
+    empty = None  # the score's stored form at 0: the first position's, the empty board
     threats = 0
-    for game in range(12):
-        cols, rows = ((7, 6), (8, 7), (4, 4), (6, 4), (8, 5), (5, 7))[game % 6]
-        b = Board("", cols, rows)
-        while not b.is_over():
-            core.load_position(arena, b.cells, b.tops, b.count)
-            state = core.incremental_state(arena)
-            score = (state[3][0] | state[3][1] << 8) - (empty[0] | empty[1] << 8)
-            model = model_state(b.cells, core.DEFAULT_WEIGHTS, cols, rows)
-            assert (score, state[4]) == model, (b.size, b.moves_string())
-            threats += sum(state[4])
-            moves = b.legal_moves()
-            b.play(moves[rng.below(len(moves))])
+    for arena, b in loaded_positions(13, ((7, 6), (8, 7), (4, 4), (6, 4), (8, 5), (5, 7))):
+        state = core.incremental_state(arena)
+        if empty is None:
+            empty = state[3]
+        score = (state[3][0] | state[3][1] << 8) - (empty[0] | empty[1] << 8)
+        model = model_state(b.cells, core.DEFAULT_WEIGHTS, b.cols, b.rows)
+        assert (score, state[4]) == model, (b.size, b.moves_string())
+        threats += sum(state[4])
     assert threats > 20
 
 
@@ -289,35 +297,27 @@ def test_scan_fields_hold_the_columns_the_board_sees():
     """core.scan's bit layout, read through its named fields, and core.legal,
     on the classic board and on the smallest, tallest and widest ones."""
     from connect4.engine import core
-    arena = bytearray(core.ARENA_SIZE)
-    core.init_arena(arena)
-    rng = Rng(9)
     checked = 0
-    for game in range(12):
-        cols, rows = ((7, 6), (4, 4), (8, 7), (5, 7), (8, 4), (6, 5))[game % 6]
-        b = Board("", cols, rows)
-        while not b.is_over():
-            core.load_position(arena, b.cells, b.tops, b.count)
-            s = core.scan(arena, b.turn)
-            legal = core.legal(arena)
-            assert s < (1 << 30) and legal < (1 << cols)  # small ints on the chip
-            opp = 3 - b.turn
-            for c in range(cols):
-                row = b.height(c)
-                above = b.can_play(c) and row < rows - 1 and b.is_winning_move_at(c, row + 1, opp)
-                assert bool(legal & (1 << c)) == b.can_play(c), (b.moves_string(), c)
-                for field, expected in ((core.SCAN_WINS, b.is_winning_move(c)),
-                                        (core.SCAN_THREATS, b.is_winning_move(c, opp)),
-                                        (core.SCAN_UNDER, above)):
-                    columns = (s >> field) & core.COLUMNS
-                    assert bool(columns & (1 << c)) == expected, (b.size, b.moves_string(), c, field)
-                    checked += expected
-            moves = b.legal_moves()
-            b.play(moves[rng.below(len(moves))])
+    for arena, b in loaded_positions(9, ((7, 6), (4, 4), (8, 7), (5, 7), (8, 4), (6, 5))):
+        cols, rows = b.cols, b.rows
+        s = core.scan(arena, b.turn)
+        legal = core.legal(arena)
+        assert s < (1 << 30) and legal < (1 << cols)  # small ints on the chip
+        opp = 3 - b.turn
+        for c in range(cols):
+            row = b.height(c)
+            above = b.can_play(c) and row < rows - 1 and b.is_winning_move_at(c, row + 1, opp)
+            assert bool(legal & (1 << c)) == b.can_play(c), (b.moves_string(), c)
+            for field, expected in ((core.SCAN_WINS, b.is_winning_move(c)),
+                                    (core.SCAN_THREATS, b.is_winning_move(c, opp)),
+                                    (core.SCAN_UNDER, above)):
+                columns = (s >> field) & core.COLUMNS
+                assert bool(columns & (1 << c)) == expected, (b.size, b.moves_string(), c, field)
+                checked += expected
     assert checked > 100
 
 
-REGION_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states")
+REGION_NAMES = ("cells", "tops", "disc count", "score", "threat counts", "window states", "threat holes")
 
 
 def test_the_inlined_make_and_unmake_match_a_rebuild_at_every_node():

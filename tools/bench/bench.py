@@ -15,8 +15,8 @@ Every figure is measured in this run:
      the deepest stack of a search on the chip (tools/bench/stack.py's model),
      and the firmware's heap figures in the MicroPython VM (tools/mpvm/memory.py);
   2. accuracy on Pascal Pons' benchmark sets at the top level, judged by the
-     perfect solver (tools/bench/perfect.py; ../shared/bench when present,
-     else the samples in tests/data);
+     perfect solver (tools/bench/perfect.py; the full sets from the folder
+     --sets names, else the 40-position samples in tests/data);
   3. the top level against the classic tutorial AI over varied openings;
   4. per level: nodes per move and the estimated time per move on the chip
      (nodes x instructions per node / tools.common.CHIP_IPS), and the
@@ -28,6 +28,8 @@ Every figure is measured in this run:
      draw or a win once given one?); value kept and best move on the position
      sets of tools/data/positions_*.txt (tools/bench/make_sets.py); `--only sets`
      runs the sets alone (a quarter of an hour), without the games;
+     the opening book (`--only book`): its size, positions and depth from the file, its
+     lookup's cost from tools/data/book.txt (tools/book/lookup_cost.py's record);
   6. the ladder: Elo of every level and four references from a round robin
      (tools/bench/ladder.py);
   7. board sizes (tools/bench/sizes.py): on every size from 4x4 to 8x7, the
@@ -70,7 +72,7 @@ from connect4.engine.board import Board  # noqa: E402
 from connect4.engine.player import AIPlayer  # noqa: E402
 from connect4.engine.rng import Rng  # noqa: E402
 from tools import common, mpvm  # noqa: E402
-from tools.bench import chipbench, ladder, page, people, perfect, sizes, stack  # noqa: E402
+from tools.bench import chipbench, ladder, opening_book, page, people, perfect, sizes, stack  # noqa: E402
 from tools.bench.chip_wifi import chip_wifi  # noqa: E402
 from tools.book import lookup_cost  # noqa: E402
 from tools.bench.make_sets import SETS, set_path  # noqa: E402
@@ -133,7 +135,6 @@ def chip_speed(args, say):
     ipn = fig["instructions_per_node"]
     slow, fast = common.chip_speed_range(ipn)
     top = levels.nodes(TOP)
-    top_ipn = fig["instructions_per_node_level%d" % TOP]
     say("### Speed on the chip (the emulated ESP32-C3: instructions counted)")
     say()
     say("| what | on the chip |")
@@ -147,9 +148,11 @@ def chip_speed(args, say):
     n, us = found["bench"]
     say("| `make bench-device`'s run (9 positions at 5,000 nodes) | %s |" % format(chip.per_node(n, us), ","))
     say("| search nodes per second | %s-%s |" % (format(slow, ","), format(fast, ",")))
-    say("| level %d at its full budget (%s nodes, %s instructions a node) | %.2f-%.2f s |" % (
-        TOP, format(top, ","), format(top_ipn, ","), top * top_ipn / common.CHIP_IPS_RANGE[1],
-        top * top_ipn / common.CHIP_IPS_RANGE[0]))
+    say("| level %d at its full budget (%s nodes) | %.2f-%.2f s |" % (
+        TOP, format(top, ","), top * ipn / common.CHIP_IPS_RANGE[1], top * ipn / common.CHIP_IPS_RANGE[0]))
+    poll = poll_interval()
+    say("| the search's poll, every %d nodes (the button read, the web server's round) | %.1f-%.1f ms |" % (
+        poll, poll * ipn * 1000.0 / common.CHIP_IPS_RANGE[1], poll * ipn * 1000.0 / common.CHIP_IPS_RANGE[0]))
     say()
     say("Instructions per node on every board size (chipbench's 7 positions of the size at "
         "%s nodes each):" % format(chip.SIZE_BUDGET, ","))
@@ -165,7 +168,8 @@ def chip_speed(args, say):
         "instruction are assumed, %.1f-%.1f at %d MHz (tools/common.py): the speeds and times above "
         "are at %d-%d M instructions/s, and every chip time estimate of this page, `make sim "
         "SIM_ARGS=--chip-speed` and the browser page at the slow end, %d M, through "
-        "tools.common.chip_nodes_per_second(): %s nodes/s. Recorded in "
+        "tools.common.chip_nodes_per_second(): %s nodes/s (a section of this page measured before "
+        "this record gives its chip times at the record of its own date). Recorded in "
         "tools/data/chip.txt (engine %s) by `python tools/chip/speed.py --firmware FIRMWARE "
         "--record`, which this section runs (`make bench FIRMWARE=%s BENCH_ARGS=\"--only chip\"`)." % (
             chip.image_name(firmware), common.CHIP_CPI[0], common.CHIP_CPI[1], common.CHIP_HZ // 10 ** 6,
@@ -175,13 +179,21 @@ def chip_speed(args, say):
     say()
 
 
+def poll_interval():
+    """The nodes between two polls of the search (config.py's poll_interval, the board's)."""
+    import config
+    return config.get()["poll_interval"]
+
+
 # ---------------------------------------------------------------- accuracy
 
-def bench_file(name):
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "bench", name)
-    if os.path.exists(shared):
-        return shared
-    return os.path.join(ROOT, "tests", "data", name + ".sample")
+def bench_file(name, folder=None):
+    """(path, what it is) of Pascal Pons' set `name`: the full set in `folder` (--sets), else
+    the sample a clone carries."""
+    if folder:
+        return os.path.join(folder, name), "Pascal Pons' %s" % name
+    sample = os.path.join("tests", "data", name + ".sample")
+    return os.path.join(ROOT, sample), "Pascal Pons' %s, the sample %s" % (name, sample)
 
 
 def judge_position(args):
@@ -194,13 +206,13 @@ def judge_position(args):
     return sign(played) == sign(score), played == score, result.nodes
 
 
-def accuracy(pool, name, limit):
-    path = bench_file(name)
+def accuracy(pool, name, limit, folder=None):
+    path, what = bench_file(name, folder)
     items = [(moves, score) for _, moves, score in read_benchmark(path)][:limit]
     rows = pool.map(judge_position, items, chunksize=8)
     n = len(rows)
     return {
-        "file": os.path.relpath(path, os.path.dirname(ROOT)),
+        "file": what,
         "positions": n,
         "value": sum(r[0] for r in rows) / n,
         "exact": sum(r[1] for r in rows) / n,
@@ -368,7 +380,6 @@ def against_perfect(pool, say, games, limit, ipn):
         say("### Against a perfect player (top level %d, judged by bitbully)" % TOP)
         say()
         perfect_games(pool, say, games, ipn)
-        book_figures(say)
     say.part("sets")
     say("### Position sets (top level %d, judged by bitbully)" % TOP)
     say()
@@ -415,20 +426,31 @@ def position_sets(pool, say, limit, ipn):
     say()
 
 
-def book_figures(say):
-    """The opening book's size, depth and lookup cost (tools/book/lookup_cost.py's record)."""
-    bk = the_book()
-    if bk is None:
-        say("No opening book (%s missing): every move above was searched; `make book` builds it."
-            % os.path.relpath(BOOK, ROOT))
+def book_table(say):
+    """The opening book's size and depth (the file) and its lookup's cost (tools/data/book.txt,
+    tools/book/lookup_cost.py's record): the one place the page gives them."""
+    facts = opening_book.facts()
+    if facts is None:
+        say("No opening book (%s missing): `make book` builds it." % os.path.relpath(BOOK, ROOT))
         say()
         return
+    say("### The opening book (%s, as `make book` built it)" % os.path.relpath(BOOK, ROOT).replace(os.sep, "/"))
+    say()
+    say("| what | figure |")
+    say("|---|---:|")
+    say("| size | %s bytes |" % format(facts["bytes"], ","))
+    say("| positions (mirror images stored once) | %s |" % format(facts["positions"], ","))
+    say("| the deepest | %d discs |" % facts["discs"])
     ipl, source = lookup_cost.recorded()
-    cost = ("a lookup %d instructions, est. %.2f ms on the chip (%s; tools/book/lookup_cost.py), "
-            "plus LittleFS's flash reads" % (ipl, ipl * 1000.0 / CHIP_IPS, source)) if ipl else \
-        "lookup cost not recorded (tools/book/lookup_cost.py BINARY --record)"
-    say("Opening book %s: %d bytes, %d positions (mirror images stored once), to %d discs; %s."
-        % (os.path.relpath(BOOK, ROOT), os.path.getsize(BOOK), int.from_bytes(bk.head[8:12], "little"), bk.head[12], cost))
+    if ipl:
+        say("| a lookup (x86 instructions of the 32-bit unix port, not the chip's) | %s instructions |"
+            % format(ipl, ","))
+        say("| a lookup on the chip estimate, at %d M instructions/s (LittleFS's flash reads besides) | %.2f ms |"
+            % (round(CHIP_IPS / 1e6), ipl * 1000.0 / CHIP_IPS))
+    say()
+    say("The lookup's cost: %s, recorded in tools/data/book.txt by `python tools/book/lookup_cost.py "
+        "MICROPYTHON --record` (callgrind on the 32-bit unix port, the firmware's own book.py on this "
+        "file)." % (source if ipl else "not recorded"))
     say()
 
 
@@ -453,6 +475,8 @@ def main(argv=None):
     parser.add_argument("--people-games", type=int, help="games a side per opponent of the people "
                         "section (default %d; --quick 4)" % people.GAMES)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--sets", help="a folder holding Pascal Pons' full Test_L3_R1 and Test_L2_R1 "
+                        "(http://blog.gamesolver.org); default: the samples in tests/data")
     parser.add_argument("--firmware", help="the chip section's MicroPython image (default: $FIRMWARE)")
     args = parser.parse_args(argv)
     for name in ("games", "ladder_games", "people_games", "jobs"):
@@ -476,13 +500,16 @@ def main(argv=None):
     with multiprocessing.Pool(args.jobs) as pool:
         if run("accuracy"):
             say.part("accuracy")
-            pons_accuracy(pool, say, args.quick)
+            pons_accuracy(pool, say, args.quick, args.sets)
         if run("levels"):
             say.part("levels")
             level_table(pool, say, args.quick, ipn)
         if run("perfect") or args.only == "sets":  # "sets": the position sets without the games
             games = 0 if args.only == "sets" else args.games or (10 if args.quick else 100)
             against_perfect(pool, say, games, 100 if args.quick else 10 ** 6, ipn)
+        if run("book"):
+            say.part("book")
+            book_table(say)
         if run("ladder"):
             say.part("ladder")
             games = args.ladder_games or (2 if args.quick else 10)
@@ -505,7 +532,8 @@ def main(argv=None):
     return 0
 
 
-SECTIONS = ("chip", "chip-wifi", "speed", "web", "accuracy", "levels", "perfect", "sets", "ladder", "sizes", "people")
+SECTIONS = ("chip", "chip-wifi", "speed", "web", "accuracy", "levels", "perfect", "sets", "book", "ladder", "sizes",
+            "people")
 
 
 def size_ipn():
@@ -534,10 +562,8 @@ def speed_and_memory(args, say):
         sys.version_info[0], sys.version_info[1], cpython_nps))
     if vm_nps is not None:
         say("| MicroPython VM (WebAssembly, bytecode, no native emitter) | %d |" % vm_nps)
-    say("| ESP32-C3: %d M instructions/s / %d instructions per node | %d |" % (
-        round(common.CHIP_IPS / 1e6), ipn, common.chip_nodes_per_second(ipn)))
     say()
-    say("Instructions per node: %s." % source)
+    say("The chip's speed: [Speed on the chip](#speed-on-the-chip) (%s)." % source)
     if callgrind is not None:
         say("Callgrind on %s (tools/bench/instr_per_node.py, x86 instructions of the unix port, "
             "a cross-check): %d instructions per node." % (args.micropython, callgrind))
@@ -626,13 +652,13 @@ def stack_table(say):
     say()
 
 
-def pons_accuracy(pool, say, quick):
+def pons_accuracy(pool, say, quick, folder=None):
     say("### Accuracy at the top level (%d), judged by the perfect solver" % TOP)
     say()
     say("| set | positions | keeps the game value | keeps the exact score | mean nodes | max nodes |")
     say("|---|---:|---:|---:|---:|---:|")
     for name in ("Test_L3_R1", "Test_L2_R1"):
-        a = accuracy(pool, name, 100 if quick else 10 ** 6)
+        a = accuracy(pool, name, 100 if quick else 10 ** 6, folder)
         say("| %s | %d | %.1f%% | %.1f%% | %d | %d |" % (
             a["file"], a["positions"], 100 * a["value"], 100 * a["exact"],
             a["mean_nodes"], a["max_nodes"]))

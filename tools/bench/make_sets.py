@@ -17,7 +17,7 @@ arguments give the same files whatever the number of workers.
 
 Output, per set, tools/data/positions_<lo>-<hi>.txt: a comment header, then
 one position a line, `<moves> <score>` (1-based column digits; the exact
-score for the side to move, Pons' convention, as in ../shared/bench and
+score for the side to move, Pons' convention, as in his test sets and
 tools/bench/solver.py's read_benchmark).
 
 Usage (from the repository root):

@@ -24,3 +24,13 @@ def the_book(path=BOOK):
     if key not in _opened:
         _opened[key] = open_book(path) if path else None
     return _opened[key]
+
+
+def facts(path=BOOK):
+    """{"bytes", "positions", "discs"} of the book at `path` (its size and its header's counts:
+    mirror images stored once), or None without one: what docs/benchmarks.md says of it."""
+    bk = the_book(path) if os.path.exists(path) else None
+    if bk is None:
+        return None
+    return {"bytes": os.path.getsize(path), "positions": int.from_bytes(bk.head[8:12], "little"),
+            "discs": bk.head[12]}

@@ -3,7 +3,7 @@
 A profile hook (sys.setprofile) follows every call of code that runs on the
 board (firmware/, the web server included) and keeps the chain that would take the most
 of the chip's stack, charged by tools.common.stack_bytes (the chip's measured
-figures, ../shared/CHIP.md). tests/test_stack_depth.py holds the firmware to
+figures: docs/chip.md, "The stack"). tests/test_stack_depth.py holds the firmware to
 tools.common.STACK_BUDGET with it; `make bench` reports it.
 """
 import io
@@ -78,7 +78,7 @@ class Nesting:
                 f = f.f_back
             if f is not None:
                 from connect4.engine import core
-                self.plies = max(self.plies, core.ply(f.f_locals["arena"]))
+                self.plies = max(self.plies, core.ply(f.f_locals["p"]))
 
     def report(self):
         return "%d bytes at most, %d frames: %s" % (self.most, len(self.chain), " > ".join(self.chain))

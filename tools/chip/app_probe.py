@@ -2,8 +2,8 @@
 """The app as main.py runs it, reporting on the UART what the chip-in-the-loop tests read.
 
 The test puts it on the flash compiled (/app_probe.mpy: its own heap is then only its
-bytecode, counted in every figure below; what only some tests ask for, events, grow, cut and
-ticks, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded only when asked) and runs
+bytecode, counted in every figure below; what only some tests ask for, events, grow, cut,
+ticks and steps, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded only when asked) and runs
 `import sys; sys.argv[:] = ["app_probe", "{...}"]; import app_probe`, the dict's keys:
   report_ms  how often a `probe heap ...` line is printed (emulated ms)
   run_ms     stop the app after this long (0: never)
@@ -13,6 +13,11 @@ ticks, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded only when as
   events     print the app's state changes, searches and drops (below)
   ticks      print `probe t=MS` every 100 emulated ms from power-on (boot's clock), so that
              the test presses and releases the buttons at known emulated times
+  press_ms   at the first poll of the first search this many emulated ms after its start,
+             print `probe press? ms=T` and hold the search there until the select button reads
+             pressed (the host's press, however late a busy host sends it): the press lands
+             just after a poll, the worst moment, and `probe latency us=U` says, on the
+             board's clock, how long after it the search returned (the wait is no poll gap)
   cut        a file the app writes through connect4.app.store.Files ("connect4.json",
              "games.txt", "game.txt"): at the moment `phase` of its first write the probe
              prints `probe cut PATH PHASE` and spins until the host cuts the power
@@ -25,6 +30,8 @@ ticks, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded only when as
   phase      "write": half of the temporary file's first write on flash (flushed), the
              rest never written; "rename": the temporary file whole, before its rename;
              "saved": just after the rename
+  steps      time each loop step (App.step) in PLAY, apart while the board listens for
+             Improv on its serial port (connect4.ear) and while it does not: the button lag
 Lines printed, one a report, all figures in bytes and emulated ms:
   probe heap ms=T gc_used=U gc_free=F idf_free=I idf_largest=L stack=S
   probe low gc_used=U idf_free=I idf_largest=L stack=S    (the worst so far)
@@ -32,6 +39,9 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe think ms=T level=L discs=D                           (events: a search begins ...
   probe search ms=T nodes=N stopped=WHY                      (... and ends)
   probe stop ms=T gap_us=G                                   (events: a poll saw the press)
+  probe press? ms=T                                          (press_ms: press the button now)
+  probe latency us=U                                         (press_ms: from the press to the
+                                                              search's return)
   probe drop C ms=T                                          (events: a disc dropped in column C)
   probe gap max_us=G                                         (with each report: the longest
                                                               time between two polls of a search)
@@ -41,6 +51,8 @@ Lines printed, one a report, all figures in bytes and emulated ms:
   probe app moves=M mode=O state=S first=F levels=A/B         (the app's first loop step:
                                                               the game it starts with)
   probe cut PATH PHASE                                       (cut: the power may go now)
+  probe steps listening=N/US/MAX quiet=N/US/MAX               (steps: loop steps in PLAY, their
+                                                              count, total and longest time, us)
   probe stopped
 `micropython.mem_info()`'s `GC: total: ...` line follows each report (the GC
 heap's areas: it grows into the ESP-IDF heap and never gives memory back).
@@ -118,6 +130,9 @@ def _report(now):
     if web is not None:
         print("probe web served=%d slow=%d slowest=%d refused=%d short=%d dropped=%d errors=%d" % (
             web.served, web.slow, web.slowest, web.refused, web.short, web.dropped, web.errors))
+    steps = _STATE.get("steps")
+    if steps is not None:
+        print("probe steps listening=%d/%d/%d quiet=%d/%d/%d" % (tuple(steps[True]) + tuple(steps[False])))
     micropython.mem_info()
 
 
@@ -172,10 +187,11 @@ def _starting(self, now):
 
 
 turn.Turn._start = _starting
-# what only some tests ask for (events, grow, cut, ticks): another file, loaded only then, so
+# what only some tests ask for (events, grow, cut, ticks, steps): another file, loaded only then, so
 # that the figures of the others count only this one's heap
 _CLOCK = time
-if _P.get("events") or _P.get("grow") or _P.get("cut") or _P.get("ticks"):
+if _P.get("events") or _P.get("grow") or _P.get("cut") or _P.get("ticks") or _P.get("steps") \
+        or _P.get("press_ms") is not None:
     import app_probe_more
     _CLOCK = app_probe_more.install(_P, _STATE)
 

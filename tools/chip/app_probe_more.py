@@ -1,5 +1,5 @@
 # Runs inside MicroPython: on the emulated chip, beside tools/chip/app_probe.py.
-"""What only some chip tests ask of the app's probe: events, grow, cut and ticks.
+"""What only some chip tests ask of the app's probe: events, press_ms, grow, cut, ticks, steps.
 
 tools/chip/app_probe.py loads this file (/app_probe_more.mpy on the flash) only
 when one of them is asked for, so that the heap figures of the other tests count
@@ -9,20 +9,25 @@ is to run on.
 """
 import gc
 import time
-from time import ticks_ms, ticks_diff
+from time import ticks_ms, ticks_diff, ticks_us
 
 import esp32
 
 from connect4.app import game, store, turn
+from connect4.engine import player
 
 
 def install(P, STATE):
     if P.get("events"):
         _events(STATE)
+    if P.get("press_ms") is not None:
+        _press(STATE, P["press_ms"])
     if P.get("grow"):
         STATE["look"] = _watch_growth()
     if P.get("cut"):
         _cut(P["cut"], P.get("phase", "write"))
+    if P.get("steps"):
+        STATE["steps"] = _steps()
     return _TickClock() if P.get("ticks") else time
 
 
@@ -61,6 +66,61 @@ def _events(STATE):
         if r is not searched and r is not None:
             print("probe search ms=%d nodes=%d stopped=%s" % (ticks_ms(), r.nodes, r.stopped or "-"))
     game._STATES = tuple(thinking if f is think else f for f in game._STATES)
+
+
+def _press(STATE, press_ms):
+    """press_ms: at the first poll of a search `press_ms` after its start, `probe press? ms=T`,
+    and the search held there until the select button reads pressed (however late a busy host
+    sends it); when that search ends, `probe latency us=U`: from the press to the search's end
+    on the board's own clock."""
+    poll, start, choose = turn.Turn._poll, turn.Turn._start, player.AIPlayer.choose
+
+    def polling(self):
+        stop = poll(self)
+        if (not stop and "pressed_us" not in STATE
+                and ticks_diff(ticks_ms(), STATE["think_ms"]) >= press_ms):
+            print("probe press? ms=%d" % ticks_ms())
+            app = self.app
+            while not app.input.pressed():
+                if app.wdt is not None:
+                    app.wdt.feed()
+            now = ticks_us()
+            STATE["pressed_us"] = now
+            STATE["poll_us"] = now  # the wait is not a gap between two polls
+        return stop
+
+    def starting(self, now):
+        STATE["think_ms"] = ticks_ms()
+        return start(self, now)
+
+    def choosing(self, *args, **kwargs):
+        result = choose(self, *args, **kwargs)
+        pressed = STATE.get("pressed_us")
+        if pressed is not None and "latency" not in STATE:
+            STATE["latency"] = ticks_diff(ticks_us(), pressed)
+            print("probe latency us=%d" % STATE["latency"])
+        return result
+    turn.Turn._poll, turn.Turn._start, player.AIPlayer.choose = polling, starting, choosing
+
+
+def _steps():
+    """Each loop step in PLAY timed, apart while the board listens for Improv (the app's
+    serial hook set) and while it does not: {listening: [steps, their us, the longest]}."""
+    steps = {True: [0, 0, 0], False: [0, 0, 0]}
+    step = game.App.step
+
+    def stepping(self):
+        t = ticks_us()
+        step(self)
+        d = ticks_diff(ticks_us(), t)
+        if self.state == 1:  # PLAY
+            s = steps[self.serial is not None]
+            s[0] += 1
+            s[1] += d
+            if d > s[2]:
+                s[2] = d
+    game.App.step = stepping
+    return steps
 
 
 def _idf_free():

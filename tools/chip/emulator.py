@@ -98,14 +98,8 @@ class ChipError(Exception):
 
 class ChipStalled(ChipError):
     """The UART fell silent where the board prints regularly: the emulator's known fault
-    (now and then its CPU spins waiting for FreeRTOS's yield interrupt, ../shared/CHIP.md
-    says: with no app too). A test may boot again and retry."""
-
-
-class HostLate(ChipError):
-    """The host did its part too late for what it meant to test (a press that reached the
-    board after the search it was meant to stop, the test process held up on a busy host):
-    the test's own race, never the firmware's. A test may boot again and retry."""
+    (now and then its CPU spins waiting for FreeRTOS's yield interrupt, with no app too,
+    unless its interrupt model is changed: docs/chip.md, "The emulated chip"). A test may boot again and retry."""
 
 
 class ChipDied(ChipStalled):
@@ -117,8 +111,10 @@ class ChipDied(ChipStalled):
 class Chip:
     """One emulated board on one flash file. `boot()` powers it on, `kill()` cuts the power."""
 
-    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None, port=80, mac=None):
+    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None, qemu_args=(), port=80,
+                 mac=None):
         self.qemu = qemu
+        self.qemu_args = list(qemu_args)  # more options of the emulator (tools/chip/phases.py: its log)
         self.flash = flash
         self.wifi = wifi
         self.http_to = http_to
@@ -166,6 +162,7 @@ class Chip:
         if self.mac is not None:
             cmd += ["-drive", "file=%s,if=none,format=raw,id=efuse" % self._efuses(),
                     "-global", "driver=nvram.esp32c3.efuse,property=drive,value=efuse"]
+        cmd += self.qemu_args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, cwd=self.tmp,
                                      preexec_fn=_die_with_parent)
@@ -199,7 +196,7 @@ class Chip:
             except OSError:
                 s.close()
                 if time.monotonic() > end:
-                    raise ChipError("no socket %s from the emulator" % path)
+                    raise ChipError("no socket %s from the emulator" % (path,))
                 time.sleep(0.05)
 
     def _efuses(self):

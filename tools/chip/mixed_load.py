@@ -25,7 +25,7 @@ import threading
 import time
 
 from tools.chip import probe
-from tools.chip.wifi_load import REPORT_MS, REPORT_STALL_S, Client, emulated_ms
+from tools.chip.wifi_load import REPORT_MS, REPORT_STALL_S, Client, emulated_ms, follow_events
 
 POLLERS = 3
 POLL_S = 0.3
@@ -227,23 +227,11 @@ def measure(c, load_s, seed, ballast=0, grow=False, keep_text=False):
             note("games", status if ok else "bad %s" % status)
             stop.wait(PAGE_S)
 
-    def stream():
-        import http.client
+    def stream():  # held open, and opened again if the board ends it
         while not stop.is_set():
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                conn.request("GET", "/api/events")
-                r = conn.getresponse()
-                note("events", r.status)
-                while not stop.is_set():
-                    ln = r.fp.readline()
-                    if not ln:
-                        break
-                    if ln.startswith(b"event:"):
-                        events.append(ln.strip())
-                conn.close()
-            except Exception as e:
-                events.append(repr(e).encode())
+            status = follow_events(port, stop, events)
+            note("events", status)
+            if status is None:
                 stop.wait(1)
 
     def attack():

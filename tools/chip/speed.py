@@ -85,9 +85,11 @@ def run_on(chip, sizes=(), say=print):
     return found
 
 
-def measure(firmware, qemu=None, sizes=(), say=print, log=None):
-    """Boot the image of `firmware` (a path) in the emulator and measure (run_on); a stall of the
-    emulator boots it again, TRIES times at most."""
+def on_chip(firmware, qemu, work, extra=(), say=print, log=None, deployed=None, qemu_args=()):
+    """Boot make image's image of `firmware` (a path; `extra`: more (board path, bytes) files;
+    `deployed`: the deployed files if not make image's own) in the emulator (`qemu_args`: more
+    of its options), without Wi-Fi, soft-reset it and return work(chip) at its raw REPL; a
+    stall of the emulator boots it again, TRIES times at most."""
     from tools.board import image
     qemu = qemu or emulator.find_qemu()
     if qemu is None:
@@ -96,15 +98,21 @@ def measure(firmware, qemu=None, sizes=(), say=print, log=None):
     with tempfile.TemporaryDirectory(prefix="chip-speed-") as tmp:
         flash = os.path.join(tmp, "flash.bin")
         with open(flash, "wb") as f:
-            f.write(emulator.flash_image(image.read_firmware(firmware), image.deploy_files()))
+            f.write(emulator.flash_image(image.read_firmware(firmware),
+                                         image.deploy_files() if deployed is None else deployed, extra))
         for attempt in range(TRIES):
-            with emulator.Chip(qemu, flash, wifi=False, log=log) as chip:
+            with emulator.Chip(qemu, flash, wifi=False, log=log, qemu_args=qemu_args) as chip:
                 try:
-                    return run_on(chip.repl().soft_reset(), sizes, say)
+                    return work(chip.repl().soft_reset())
                 except emulator.ChipStalled as e:
                     if attempt == TRIES - 1:
                         raise
                     say("the emulator stalled, booting again: %s" % str(e).splitlines()[0])
+
+
+def measure(firmware, qemu=None, sizes=(), say=print, log=None):
+    """Boot the image of `firmware` (a path) in the emulator and measure (run_on)."""
+    return on_chip(firmware, qemu, lambda chip: run_on(chip, sizes, say), say=say, log=log)
 
 
 def figures(found):

@@ -103,6 +103,27 @@ def play(api, auth, c):
         time.sleep(0.3)
 
 
+def follow_events(port, stop, events):
+    """The live page: GET /api/events held open, each `event:` line appended to `events` (or
+    what ended it: its repr) until `stop` is set or the board ends it. Its status, or None."""
+    status = None
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/api/events")
+        r = conn.getresponse()
+        status = r.status
+        while not stop.is_set():
+            ln = r.fp.readline()
+            if not ln:
+                break
+            if ln.startswith(b"event:"):
+                events.append(ln.strip())
+        conn.close()
+    except Exception as e:
+        events.append(repr(e).encode())
+    return status
+
+
 def emulated_ms(c):
     """The board's clock (ms since the probe started) at its last report."""
     heap = [probe.parse_fields(ln) for ln in bytes(c.out).decode(errors="replace").splitlines()
@@ -143,18 +164,7 @@ def measure(c, load_s, grow=False):
             stop.wait(0.5)
 
     def stream():
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", c.http_port, timeout=60)
-            conn.request("GET", "/api/events")
-            r = conn.getresponse()
-            while not stop.is_set():
-                ln = r.fp.readline()
-                if not ln:
-                    break
-                if ln.startswith(b"event:"):
-                    events.append(ln.strip())
-        except Exception as e:
-            events.append(repr(e).encode())
+        follow_events(c.http_port, stop, events)
     threads = [threading.Thread(target=poll), threading.Thread(target=stream)]
     for t in threads:
         t.start()

@@ -46,6 +46,28 @@ class VirtualClock:
         self.now = time.ticks_add(self.now, ms)
 
 
+class _Bytes:
+    """A serial port with these bytes to read, and its poll (the ear's port and poller)."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def ipoll(self, ms):
+        return [1] if self.data else []
+
+    def read(self, n):
+        out, self.data = self.data[:n], self.data[n:]
+        return out
+
+
+class _Sink:
+    def __init__(self):
+        self.got = 0
+
+    def write(self, data):
+        self.got += len(data)
+
+
 def held(base):
     return gc.mem_alloc() - base
 
@@ -68,7 +90,7 @@ def steps():
     from connect4.app.assemble import build_app
     from connect4.app.game import PLAY
     from connect4.app.store import Store
-    from connect4.modules import forget
+    from connect4.modules import forget, use
     from connect4.engine.board import Board
     from connect4.engine.levels import MAX_LEVEL
     cfg = config.get(None, {"flash_dir": "/flash/", "seed": 7, "safe_mode_ms": 0})
@@ -160,6 +182,50 @@ def steps():
     yield
     out['web_table'] = len(app.turn.searcher.tt)
     out['web_with_table'] = held(base) - live
+
+    # An Improv join's moment: Wi-Fi coming on (the server built above) while the ear and
+    # connect4.net.improv and provision are loaded (a Joining holds them until the answer)
+    import select
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    use("connect4.listen").start(app, 0, 60000, sys.stdin.buffer, sys.stdout.buffer, poller)
+    improv = use("connect4.net.improv")
+    keep['join'] = improv.Joining(app.serial, use("connect4.net.provision").Board(app))
+    poller = improv = None
+    yield
+    out['improv_join'] = held(base) - live - out['web_with_table']
+    keep['join'] = None
+    app.serial = None
+    yield
+    out['improv_names'] = held(base) - live - out['web_with_table']  # interned for good
+    keep['web'] = keep['answer'] = None  # Wi-Fi off again
+    yield
+
+    # Listening for Improv Wi-Fi on the USB serial port, Wi-Fi off (the two never share the
+    # heap): the ear (connect4.ear: its module, an Ear, its poll on the VM's stdin as the
+    # chip's on its USB serial port) ...
+    before = held(base)
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    use("connect4.listen").start(app, 0, 60000, sys.stdin.buffer, sys.stdout.buffer, poller)
+    poller = None
+    yield
+    out['listening'] = held(base) - before
+    # ... and a frame answered (device info: connect4.net.improv and provision loaded for it,
+    # dropped after): what it held at most, its garbage counted
+    ear = app.serial
+    frame = b"IMPROV\x01\x03\x02\x03\x00"
+    ear.port = _Bytes(frame + bytes((sum(frame) & 0xFF,)))
+    ear.poller = ear.port
+    ear.out = _Sink()
+    before = held(base)
+    while not ear.out.got:  # a byte a loop step up to "IMPROV", then the frame at once
+        ear(0)
+    out['improv'] = held(base) - before
+    out['improv_answer'] = ear.out.got
+    ear = app.serial = None
+    yield
+
     out['heap'] = gc.mem_alloc() + gc.mem_free()
     print('MEMORY', repr(out).replace("'", '"').replace('True', 'true').replace('False', 'false'))
 

@@ -20,6 +20,9 @@ What it writes, and why each piece:
   `make site` prints).
 - playing.html and its pictures: docs/playing.md (tools/site/playing_page.py),
   linked from the page; not part of the download unless followed.
+- install/: the install page (tools/site/install.py): ESP Web Tools writes the board's
+  4 MB image (with --firmware: `make site FIRMWARE=...` builds it) and sets its Wi-Fi;
+  linked from the page, not part of its download either.
 """
 import json
 import os
@@ -31,7 +34,7 @@ sys.path.insert(0, ROOT)
 
 from tools.board import device  # noqa: E402
 from tools.mpvm import strip_native_text  # noqa: E402
-from tools.site import playing_page  # noqa: E402
+from tools.site import install, playing_page  # noqa: E402
 
 OUT = os.path.join(ROOT, "build", "site")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,8 +102,9 @@ def site_info(sizes):
         own = len(text)
 
 
-def build(out=OUT, book=True):
-    """Write the site into `out` (emptied first); returns download()'s parts."""
+def build(out=OUT, book=True, firmware=None):
+    """Write the site into `out` (emptied first), the install page with the image built from
+    MicroPython's .bin at `firmware` if given; returns download()'s parts."""
     if not os.path.isdir(WASM_DIR):
         raise SystemExit("error: %s is missing: run `npm ci` (make site does)" % WASM_DIR)
     if os.path.isdir(out):
@@ -132,6 +136,7 @@ def build(out=OUT, book=True):
     with open(os.path.join(out, "site.json"), "w") as f:
         f.write(text)
     playing_page.render(out)
+    install.build(out, firmware)
     return json.loads(text)["download"]
 
 
@@ -146,9 +151,18 @@ def summary(parts):
         kb(parts["page"]))
 
 
-def main():
-    parts = build()
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--firmware", default="", help="MicroPython's ESP32_GENERIC_C3 .bin: the install "
+                    "page gets make image's image")
+    args = ap.parse_args(argv)
+    parts = build(firmware=args.firmware or None)
     print("site: %s; the page downloads %s" % (os.path.relpath(OUT, ROOT), summary(parts)))
+    there = os.path.isfile(os.path.join(OUT, install.FOLDER, install.IMAGE_NAME))
+    print("install page: %s/index.html, %s" % (
+        os.path.relpath(os.path.join(OUT, install.FOLDER), ROOT),
+        "with the board's image" if there else "without an image (make site FIRMWARE=... builds it)"))
 
 
 if __name__ == "__main__":

@@ -148,6 +148,8 @@ def _value(key, m):
         cols, rows = s["size"].split("x")
         return "%s columns, %s rows" % (cols, rows)
     if key == "wifi":
+        if m.wifi_pick == 2:  # the LEDs' computer
+            return "set up from a computer (a page in a browser has no USB serial port: it says so)"
         return "on" if m.wifi_on else "off (a page in a browser has none: turning it on fails)"
     if key == "phones":  # turned to "forget": the LEDs' phone crossed out
         if m.editing:

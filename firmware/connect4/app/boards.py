@@ -69,6 +69,9 @@ class Boards:
         self.level = self.wait = 0
         self.side = 1  # the asking board plays yellow
         if not app.wifi_on:  # Wi-Fi on, as the menu's item turns it on (and keeps it on)
+            ear = app.serial
+            if ear is not None and not hasattr(ear, "ear"):  # listening (connect4.listen): Wi-Fi
+                ear.stop()  # and the ear never share the heap
             app.wifi(now, True)
             if app.wifi_on and not app.settings["wifi"]:
                 app.settings["wifi"] = True

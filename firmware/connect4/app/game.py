@@ -40,6 +40,8 @@ levels); the AI always plays at the game's levels (`game_levels`). The page
 (connect4.app.face, loaded with Wi-Fi) queues its writes on `commands`, applied by
 step() before the tick, never inside the search; `pump()` lets the server run a
 round from step() and from the search's poll hook; `interrupt` stops a search.
+`serial(now)`, while the board listens for Improv Wi-Fi on its USB serial port
+(connect4.ear, made by connect4.listen), hears it from step().
 
 Each game ends (or is left) in the statistics and the records
 (connect4.app.ending); the game in progress is kept on flash after each move
@@ -131,6 +133,7 @@ class App:
         self.commands = []
         self.interrupt = False
         self.pump = None
+        self.serial = None  # serial(now) each step while listening for Improv (connect4.ear)
         self.web = None  # the Server serving this app, if any
         self.link = None  # Wi-Fi (connect4.net.link), made when the menu first turns it on
         self.wifi_on = False  # Wi-Fi as it is (the menu shows it; the saved switch: settings["wifi"])
@@ -440,6 +443,8 @@ class App:
             self.last_input = now
         if self.pump is not None:
             self.pump()
+        if self.serial is not None:
+            self.serial(now)
         while self.commands:
             fn, arg = self.commands.pop(0)
             fn(self, arg, now)

@@ -17,7 +17,10 @@ long press anywhere, leaves the menu.
                 (connect4.app.render.sizes), 4x4 first; a change starts a new game
     wifi        a Wi-Fi fan, lit when on; confirming "on" turns it on or, if on, scrolls
                 the address again (connect4/net/link.py); the switch is saved (settings
-                "wifi", off by default): on again at the next start
+                "wifi", off by default): on again at the next start. Turned on, the values
+                are: the other of on and off, a computer ("set up from a computer": Wi-Fi off,
+                the board listens on its USB serial port for MENU_MS, connect4.listen),
+                as it is
     phones      a phone (white); turned to "forget", crossed out in red: confirming forgets
                 every paired phone (connect4.net.pairing) and draws a new pairing code
     stats       three bars (wins, losses, draws at the current level); press for numbers
@@ -69,6 +72,7 @@ CLOSE = const(1)  # event(): close the menu; a Record: replay it
 WIFI = const(2)  # event(): Wi-Fi on or off was confirmed (the value is `wifi_on`)
 FORGET = const(3)  # event(): "forget paired phones" was confirmed
 BOARD = const(4)  # event(): "play a board" was chosen
+USB = const(5)  # event(): "set up from a computer" was confirmed
 
 
 def _cycle(values, value, step):
@@ -90,6 +94,7 @@ class Menu:
         self.now = 0
         self.changed = []
         self.wifi_on = False  # Wi-Fi as it is (App.wifi sets it); the saved switch: settings["wifi"]
+        self.wifi_pick = 0  # the Wi-Fi item turned to: 0 as it is, 1 the other, 2 a computer
         self.forget = False  # the phones item turned to "forget", not yet confirmed
         self.panel = (8, 8)  # the display's width and height (the app's): the sizes it shows
 
@@ -118,7 +123,11 @@ class Menu:
             elif ev == SELECT:
                 self.editing = False
                 if self.item == _WIFI:
-                    return WIFI
+                    usb = self.wifi_pick == 2
+                    self.wifi_pick = 0
+                    if usb:  # Wi-Fi off while the board listens (connect4.listen)
+                        self.wifi_on = False
+                    return USB if usb else WIFI
                 if self.item == _PHONES and self.forget:
                     self.forget = False
                     return FORGET
@@ -143,8 +152,11 @@ class Menu:
     def _change(self, step):
         key = ITEMS[self.item]
         s = self.settings
-        if key == "wifi":
-            self.wifi_on = not self.wifi_on
+        if key == "wifi":  # in turn: the other of on and off, a computer, as it is
+            pick = (self.wifi_pick + step) % 3
+            if pick == 1 or self.wifi_pick == 1:
+                self.wifi_on = not self.wifi_on
+            self.wifi_pick = pick
             return
         if key == "phones":
             self.forget = not self.forget
@@ -222,6 +234,13 @@ class Menu:
             for x in range(s["brightness"]):
                 display.set(x, h - 1, WHITE)
                 display.set(x, h - 2, WHITE)
+        elif key == "wifi" and self.wifi_pick == 2:  # a computer: its screen, its keyboard
+            for dx in range(5):
+                for dy in range(4):
+                    if dy in (0, 3) or dx in (0, 4):
+                        display.set(1 + dx, gy + dy, CYAN)
+            for dx in range(7):
+                display.set(dx, h - 1, WHITE)
         elif key == "wifi":
             color = GREEN if self.wifi_on else DIM
             for i in range(3):  # a fan of three arcs over a dot
@@ -302,11 +321,19 @@ def step(app, sig, now):
         if done == CLOSE:
             app.input.flush()
             close(app, now)
-        elif done == WIFI:
+        elif done == WIFI or done == USB:
+            ear = app.serial
+            if m.wifi_on and ear is not None and not hasattr(ear, "ear"):  # listening (connect4.listen):
+                ear.stop()  # Wi-Fi and the ear never share the heap
             app.wifi(now, m.wifi_on)
             if app.settings["wifi"] != app.wifi_on:  # the switch as it stands, kept
                 app.settings["wifi"] = app.wifi_on
                 app.store.save()
+            if done == USB:  # Wi-Fi off, the board listens on its USB serial port (connect4.listen)
+                listen = use("connect4.listen")
+                heard = listen.start(app, now, listen.MENU_MS)
+                app.banner = use("connect4.app.scroll").Scroller([("USB SETUP", CYAN) if heard else
+                                                                  ("NO USB", RED)], now)
         elif done == FORGET:
             link = use("connect4.app.online").link(app, now)
             if link is not None:

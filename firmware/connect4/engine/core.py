@@ -7,7 +7,7 @@ results as plain Python on CPython (host_sim) and on a VM with no native
 emitter (the decorators stripped). Nothing here allocates per node, and the
 search does not recurse: its plies are records in the arena, walked by one
 loop, so its depth of calls is the same at ply 1 and ply 41 (the chip's
-stack holds about 23 nested plies: ../shared/CHIP.md, docs/developer.md).
+stack held about 23 nested plies of the recursive search: docs/chip.md).
 The only call a node may make is the poll hook, every ``poll mask + 1``
 nodes: interrupt callbacks never run inside native code, so the hook
 itself must read the input.
@@ -107,14 +107,31 @@ _PLOW = const(_PODD + 1)
 _ORDER = const(_PLOW + 1)  # MAX_COLS bytes: columns centre first
 _CENTRE = const(_ORDER + MAX_COLS)  # MAX_COLS bytes: static ordering bonus per column
 _MIDCOL = const(_CENTRE + MAX_COLS)  # MAX_COLS bytes: 1 for a centre column (two on even widths)
-_PLY_RECORDS = const(_MIDCOL + MAX_COLS)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
+# Per window: its state. Below byte 256, so that the lists of the windows through each cell
+# (_CW) hold the offsets of their states, and a state is read with one index (p[w]).
+_WSTATE = const(_MIDCOL + MAX_COLS)
+_PLY_RECORDS = const(_WSTATE + _WINDOW_COUNT)  # _PLY_BYTES per ply: the search's explicit stack (see negamax)
 _KEYS = const(_PLY_RECORDS + _PLIES * _PLY_BYTES)  # MAX_COLS bytes: the ordering keys of the list being sorted
 _T1 = const(_KEYS + MAX_COLS)  # per cell, player 1 threats it is the hole of
 _T_BYTES = const(_FIELD + _ROW)  # a row of zeros above the field: the cell above a top cell reads 0
 _T2 = const(_T1 + _T_BYTES)  # the same for player 2 (must follow _T1)
-_WINDOWS = const(_T2 + _T_BYTES)  # per window: start cell, index step
-_WSTATE = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per window: its state
-_F = const(_WSTATE + _WINDOW_COUNT)  # per state: its value + _F_BIAS
+# The same holes as bits, per column a bit per row (bit r: the cell (col, r)), for the
+# horizon: player 1's columns, then player 2's. A full cell is no hole (its counts are 0).
+_HOLES1 = const(_T2 + _T_BYTES)
+_HOLES2 = const(_HOLES1 + MAX_COLS)
+_POP = const(_HOLES2 + MAX_COLS)  # 1 << MAX_ROWS bytes: how many bits each column mask holds
+# Per player, per window state s: the score's step when the player's disc joins the window
+# (F[s + disc] - F[s] + _STEP_BIAS), then a flag: s or s + disc is a three (a threat's
+# hole moves). A disc taken off a window in state s reads the entries of s - disc.
+_STEP1 = const(_POP + (1 << MAX_ROWS))
+_STEP2 = const(_STEP1 + 2 * _STATES)
+_STEP_SHIFT = const(7)
+_STEP_BIAS = const(1 << _STEP_SHIFT)  # the steps of the weights "one" and "two" below 64 (set_weights)
+_ODD_ROWS = const(0x55)  # column mask bits of the 1st, 3rd, 5th and 7th rows (odd: the first player's)
+_EVEN_ROWS = const(0x2A)
+_WINDOWS = const(_STEP2 + 2 * _STATES)  # per window: start cell, index step
+_WINDOW_AT = const(_WINDOWS - 2 * _WSTATE)  # p[_WINDOW_AT + 2 * w]: the start cell of the window whose state is p[w]
+_F = const(_WINDOWS + 2 * _WINDOW_COUNT)  # per state: its value + _F_BIAS
 _CWN = const(_F + _STATES)  # per cell: windows through it
 _CW_AREA = const(_CWN + _FIELD)  # per playing cell, _CW_SLOTS bytes: their indexes
 # Cell x's slots start at _CW + (x << _CW_SHIFT): the border row below the
@@ -198,6 +215,8 @@ def init_arena(arena, weights=DEFAULT_WEIGHTS, cols=7, rows=6):
     for i in range(len(weights)):
         arena[_WEIGHTS + i] = weights[i]
     arena[_NCOLS] = 0  # no size yet: set_size builds everything
+    for m in range(1 << MAX_ROWS):
+        arena[_POP + m] = bin(m).count("1")
     set_size(arena, cols, rows)
     set_weights(arena, weights)
 
@@ -250,7 +269,7 @@ def set_size(arena, cols, rows):
                     arena[_WINDOWS + 2 * w + 1] = d
                     for k in range(4):
                         x = start + k * d
-                        arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = w
+                        arena[_CW + (x << _CW_SHIFT) + arena[_CWN + x]] = _WSTATE + w
                         arena[_CWN + x] += 1
                     w += 1
     arena[_NWINDOWS] = w
@@ -271,7 +290,10 @@ def size(arena):
 
 
 def set_weights(arena, weights):
-    """Install evaluation weights (bytes); takes effect at the next load_position."""
+    """Install evaluation weights (bytes; "one" and "two" below 64); takes effect at the
+    next load_position."""
+    if not 0 <= weights[0] < 64 or not 0 <= weights[1] < 64:
+        raise ValueError("the weights one and two must be 0..63")
     for i in range(len(weights)):
         arena[_WEIGHTS + i] = weights[i]
     for state in range(_STATES):
@@ -280,6 +302,13 @@ def set_weights(arena, weights):
         value = weights[count - 1]
         arena[_F + count * _DISC1] = _F_BIAS + value
         arena[_F + count * _DISC2] = _F_BIAS - value
+    threes = (_THREE1, _THREE2)
+    for steps, disc in ((_STEP1, _DISC1), (_STEP2, _DISC2)):
+        for state in range(_STATES):
+            after = state + disc
+            value = arena[_F + after] if after < _STATES else _F_BIAS
+            arena[steps + state] = value - arena[_F + state] + _STEP_BIAS
+            arena[steps + _STATES + state] = 1 if state in threes or after in threes else 0
     _parity(arena)
 
 
@@ -300,7 +329,7 @@ def load_position(arena, cells, tops, count):
         arena[_CELLS + i] = cells[i] if cells[i] == _BORDER else 0
     for i in range(_WINDOW_COUNT):
         arena[_WSTATE + i] = 0
-    for i in range(_T1, _T2 + _T_BYTES):
+    for i in range(_T1, _HOLES2 + MAX_COLS):  # the threat counts and their bits
         arena[i] = 0
     arena[_SCORE] = _SCORE_BIAS & 0xFF
     arena[_SCORE + 1] = _SCORE_BIAS >> 8
@@ -317,11 +346,11 @@ def load_position(arena, cells, tops, count):
 
 def incremental_state(arena):
     """What make and unmake keep up to date, for checks against a rebuild:
-    (cells, tops, disc count, score, threat counts, window states); the first
-    three are load_position's arguments."""
+    (cells, tops, disc count, score, threat counts, window states, threat holes
+    as bits); the first three are load_position's arguments."""
     return (bytes(arena[_CELLS:_CELLS + _FIELD]), bytes(arena[_TOP:_TOP + arena[_NCOLS]]), arena[_N],
             bytes(arena[_SCORE:_SCORE + 2]), bytes(arena[_T1:_T2 + _T_BYTES]),
-            bytes(arena[_WSTATE:_WSTATE + _WINDOW_COUNT]))
+            bytes(arena[_WSTATE:_WSTATE + _WINDOW_COUNT]), bytes(arena[_HOLES1:_HOLES2 + MAX_COLS]))
 
 
 def prepare(arena, tt_entries, budget, poll_mask):
@@ -395,6 +424,16 @@ def clear(buf, size: int):
 # the inlined copies at every node of a search against a rebuild from the cells.
 
 
+def _hole(arena, counts, y, step):
+    """Add `step` to the threat count of cell y in `counts` (_T1 or _T2), and keep its bit
+    in the column masks (_HOLES1, _HOLES2) set while the count is not 0."""
+    v = arena[counts + y] + step
+    arena[counts + y] = v
+    m = (_HOLES2 if counts == _T2 else _HOLES1) + (y & _COL_MASK)
+    bit = 1 << ((y >> _ROW_SHIFT) - 1)
+    arena[m] = (arena[m] | bit) if v else (arena[m] & (0xFF ^ bit))
+
+
 def place(arena, x: int, q: int):
     """Put a `q` disc on cell x and update windows, threat counts and score."""
     p = arena
@@ -406,24 +445,21 @@ def place(arena, x: int, q: int):
     j = _CW + (x << _CW_SHIFT)
     end = j + p[_CWN + x]
     while j < end:
-        w = p[j]
-        old = p[_WSTATE + w]
+        w = p[j]  # the offset of the window's state
+        old = p[w]
         new = old + inc
-        p[_WSTATE + w] = new
+        p[w] = new
         s += p[_F + new] - p[_F + old]
         if old == _THREE1:  # x was the hole of a player 1 threat
-            p[_T1 + x] = p[_T1 + x] - 1
+            _hole(p, _T1, x, -1)
         elif old == _THREE2:
-            p[_T2 + x] = p[_T2 + x] - 1
+            _hole(p, _T2, x, -1)
         if new == _THREE1 or new == _THREE2:  # a new threat: find its hole
-            y = p[_WINDOWS + 2 * w]
-            d = p[_WINDOWS + 2 * w + 1]
+            y = p[_WINDOW_AT + 2 * w]
+            d = p[_WINDOW_AT + 2 * w + 1]
             while p[y] != 0:
                 y += d
-            t = _T1 + y
-            if new == _THREE2:
-                t = _T2 + y
-            p[t] = p[t] + 1
+            _hole(p, _T2 if new == _THREE2 else _T1, y, 1)
         j += 1
     if p[_MIDCOL + (x & _COL_MASK)]:
         if q == 1:
@@ -446,23 +482,20 @@ def remove(arena, x: int):
     end = j + p[_CWN + x]
     while j < end:
         w = p[j]
-        old = p[_WSTATE + w]
+        old = p[w]
         new = old - dec
-        p[_WSTATE + w] = new
+        p[w] = new
         s += p[_F + new] - p[_F + old]
         if old == _THREE1 or old == _THREE2:  # the threat this disc completed is gone
-            y = p[_WINDOWS + 2 * w]
-            d = p[_WINDOWS + 2 * w + 1]
+            y = p[_WINDOW_AT + 2 * w]
+            d = p[_WINDOW_AT + 2 * w + 1]
             while p[y] != 0:
                 y += d
-            t = _T1 + y
-            if old == _THREE2:
-                t = _T2 + y
-            p[t] = p[t] - 1
+            _hole(p, _T2 if old == _THREE2 else _T1, y, -1)
         if new == _THREE1:  # x is the hole of a threat again
-            p[_T1 + x] = p[_T1 + x] + 1
+            _hole(p, _T1, x, 1)
         elif new == _THREE2:
-            p[_T2 + x] = p[_T2 + x] + 1
+            _hole(p, _T2, x, 1)
         j += 1
     if p[_MIDCOL + (x & _COL_MASK)]:
         if q == 1:
@@ -545,7 +578,7 @@ _SCORED = const(3)  # the move just searched scored `sc`: undo it, fold the scor
 
 
 @micropython.viper
-def negamax(arena, depth: int, h: int) -> int:
+def negamax(p: ptr8, j: int, h: int) -> int:
     """Negamax alpha-beta with a transposition table; returns the score.
 
     `depth` comes packed with alpha and beta (see search()). On abort it
@@ -555,10 +588,9 @@ def negamax(arena, depth: int, h: int) -> int:
     max(alpha0, best), so only alpha0 is kept), and come back from it when
     the child returns.
     """
-    p = ptr8(arena)
-    alpha = ((depth >> _AB_BITS) & _AB_MASK) - _AB_BIAS
-    beta = (depth & _AB_MASK) - _AB_BIAS
-    depth = depth >> _DEPTH_SHIFT
+    alpha = ((j >> _AB_BITS) & _AB_MASK) - _AB_BIAS
+    beta = (j & _AB_MASK) - _AB_BIAS
+    depth = j >> _DEPTH_SHIFT
     first = int(p[_N])  # the disc count of the node asked for: its value ends the loop
     step = _ENTER
     r = 0  # step _RETURN: the value of the node that returns
@@ -579,19 +611,24 @@ def negamax(arena, depth: int, h: int) -> int:
     fend = int(p[_FEND])
     discs = int(p[_NDISCS])
     win_n = WIN + discs  # a win with disc k scores win_n + 1 - k
+    steps = _STEP1  # the side to move's score steps and threat flags (_STEP1, _STEP2)
+    # The node count, the budget and the poll's period live here while the search runs; the
+    # count goes back to the arena before each poll and at the end.
+    count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
+    budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
+    if budget == 0:
+        budget = 0x3FFFFFFF  # none: beyond every count
+    pollmask = p[_POLLMASK] | (p[_POLLMASK + 1] << 8)
     while 1:
         if step == _ENTER:
-            count = p[_NODES] | (p[_NODES + 1] << 8) | (p[_NODES + 2] << 16) | (p[_NODES + 3] << 24)
             count += 1
-            p[_NODES] = count & 0xFF
-            p[_NODES + 1] = (count >> 8) & 0xFF
-            p[_NODES + 2] = (count >> 16) & 0xFF
-            p[_NODES + 3] = (count >> 24) & 0xFF
-            budget = p[_BUDGET] | (p[_BUDGET + 1] << 8) | (p[_BUDGET + 2] << 16) | (p[_BUDGET + 3] << 24)
-            if budget:
-                if count > budget:
-                    p[_ABORT] = 1
-            if (count & (p[_POLLMASK] | (p[_POLLMASK + 1] << 8))) == 0:
+            if count > budget:
+                p[_ABORT] = 1
+            if (count & pollmask) == 0:
+                p[_NODES] = count & 0xFF
+                p[_NODES + 1] = (count >> 8) & 0xFF
+                p[_NODES + 2] = (count >> 16) & 0xFF
+                p[_NODES + 3] = (count >> 24) & 0xFF
                 if int(_poll()):
                     p[_ABORT] = 1
             r = 0
@@ -618,12 +655,13 @@ def negamax(arena, depth: int, h: int) -> int:
                 x = p[_TOP + c]
                 if x < fend:
                     cands |= bit
-                    if p[own + x]:
-                        s |= bit
-                    if p[opp + x]:
-                        threats |= bit
-                    if p[opp + x + _ROW]:  # 0 above the top row: _T_BYTES
-                        under |= bit
+                    if p[_HOLES1 + c] | p[_HOLES2 + c]:  # the column holds threat holes
+                        if p[own + x]:
+                            s |= bit
+                        if p[opp + x]:
+                            threats |= bit
+                        if p[opp + x + _ROW]:  # 0 above the top row: _T_BYTES
+                            under |= bit
                 c += 1
                 bit <<= 1
             if s:
@@ -663,47 +701,25 @@ def negamax(arena, depth: int, h: int) -> int:
                 # sitting right above a playable cell, and for two threats of one
                 # player stacked in a column (a fork).
                 r = (p[_SCORE] | (p[_SCORE + 1] << 8)) - _SCORE_BIAS
-                wthreat = p[_WTHREAT]
-                wodd = p[_PODD]  # 0 on odd heights (set_size)
-                wlow = p[_PLOW]
-                wstack = p[_WSTACK]
-                wnext = p[_WNEXT]
                 c = 0
-                while c < cols:
-                    x = p[_TOP + c]
-                    y = x
-                    low = 0  # set once any threat was seen lower in this column
-                    prev1 = 0
-                    prev2 = 0
-                    while y < fend:
-                        ta = p[_T1 + y]
-                        tb = p[_T2 + y]
-                        odd = (y >> _ROW_SHIFT) & 1  # 1 on the 1st, 3rd and 5th rows
-                        if ta:
-                            r += wthreat
-                            if odd:
-                                r += wodd
-                                if low == 0:
-                                    r += wlow
-                            if prev1:
-                                r += wstack
-                            if y == x + _ROW:
-                                r += wnext
-                        if tb:
-                            r -= wthreat
-                            if odd == 0:
-                                r -= wodd
-                                if low == 0:
-                                    r -= wlow
-                            if prev2:
-                                r -= wstack
-                            if y == x + _ROW:
-                                r -= wnext
-                        if ta or tb:
-                            low = 1
-                        prev1 = ta
-                        prev2 = tb
-                        y += _ROW
+                while c < cols:  # the columns' threat holes as bits (_HOLES1, _HOLES2)
+                    m1 = p[_HOLES1 + c]
+                    m2 = p[_HOLES2 + c]
+                    if m1 | m2:
+                        r += p[_WTHREAT] * (p[_POP + m1] - p[_POP + m2])
+                        r += p[_PODD] * (p[_POP + (m1 & _ODD_ROWS)] - p[_POP + (m2 & _EVEN_ROWS)])
+                        r += p[_WSTACK] * (p[_POP + (m1 & (m1 << 1))] - p[_POP + (m2 & (m2 << 1))])
+                        y = m1 | m2
+                        y = y & (0 - y)  # the column's lowest threat, either player's
+                        if y & m1 & _ODD_ROWS:
+                            r += p[_PLOW]
+                        if y & m2 & _EVEN_ROWS:
+                            r -= p[_PLOW]
+                        y = 1 << (p[_TOP + c] >> _ROW_SHIFT)  # the cell right above the playable one
+                        if y & m1:
+                            r += p[_WNEXT]
+                        if y & m2:
+                            r -= p[_WNEXT]
                     c += 1
                 if player == 2:
                     r = 0 - r
@@ -756,7 +772,7 @@ def negamax(arena, depth: int, h: int) -> int:
                     j = _CW + (x << _CW_SHIFT)
                     end = j + p[_CWN + x]
                     while j < end:  # windows through x holding two of ours and no other
-                        if p[_WSTATE + p[j]] == two:
+                        if p[p[j]] == two:
                             made += 1
                         j += 1
                     key = made * wcreate + p[_CENTRE + c]
@@ -773,9 +789,11 @@ def negamax(arena, depth: int, h: int) -> int:
             p[rec + _P_COUNT] = cnt
             inc = _DISC1
             centre = p[_WCENTRE]
+            steps = _STEP1
             if player == 2:
                 inc = _DISC2
                 centre = 0 - centre
+                steps = _STEP2
             alpha0 = alpha
             best = 0 - INF
             best_move = _NO_MOVE
@@ -818,28 +836,35 @@ def negamax(arena, depth: int, h: int) -> int:
                 p[_N] = n + 1
                 # place(arena, x, player), inlined: a call costs about as much as the work
                 p[x] = player  # the field starts the arena: cell x is byte x
-                acc = p[_SCORE] | (p[_SCORE + 1] << 8)
+                end = p[_CWN + x]
+                acc = (p[_SCORE] | (p[_SCORE + 1] << 8)) - (end << _STEP_SHIFT)  # the steps' bias
                 j = _CW + (x << _CW_SHIFT)
-                end = j + p[_CWN + x]
+                end += j
                 while j < end:
-                    w = p[j]
-                    old = p[_WSTATE + w]
-                    new = old + inc
-                    p[_WSTATE + w] = new
-                    acc += p[_F + new] - p[_F + old]
-                    if old == _THREE1:
-                        p[_T1 + x] = p[_T1 + x] - 1
-                    elif old == _THREE2:
-                        p[_T2 + x] = p[_T2 + x] - 1
-                    if new == _THREE1 or new == _THREE2:
-                        y = p[_WINDOWS + 2 * w]
-                        d = p[_WINDOWS + 2 * w + 1]
-                        while p[y] != 0:
-                            y += d
-                        k = _T1 + y
-                        if new == _THREE2:
-                            k = _T2 + y
-                        p[k] = p[k] + 1
+                    w = p[j]  # the offset of the window's state
+                    old = p[w]
+                    p[w] = old + inc
+                    acc += p[steps + old]
+                    if p[steps + _STATES + old]:  # a threat's hole moves
+                        new = old + inc
+                        if old == _THREE1:  # x was its hole: its counts end at 0
+                            p[_T1 + x] = p[_T1 + x] - 1
+                            p[_HOLES1 + c] = p[_HOLES1 + c] & (0xFF ^ (1 << ((x >> _ROW_SHIFT) - 1)))
+                        elif old == _THREE2:
+                            p[_T2 + x] = p[_T2 + x] - 1
+                            p[_HOLES2 + c] = p[_HOLES2 + c] & (0xFF ^ (1 << ((x >> _ROW_SHIFT) - 1)))
+                        if new == _THREE1 or new == _THREE2:  # a new threat: its hole
+                            y = p[_WINDOW_AT + 2 * w]
+                            d = p[_WINDOW_AT + 2 * w + 1]
+                            while p[y] != 0:
+                                y += d
+                            k = _T1 + y
+                            d = _HOLES1 + (y & _COL_MASK)
+                            if new == _THREE2:
+                                k = _T2 + y
+                                d = _HOLES2 + (y & _COL_MASK)
+                            p[k] = p[k] + 1
+                            p[d] = p[d] | (1 << ((y >> _ROW_SHIFT) - 1))
                     j += 1
                 if p[_MIDCOL + (x & _COL_MASK)]:
                     acc += centre
@@ -870,6 +895,10 @@ def negamax(arena, depth: int, h: int) -> int:
                 continue
         if step == _RETURN:
             if int(p[_N]) == first:
+                p[_NODES] = count & 0xFF
+                p[_NODES + 1] = (count >> 8) & 0xFF
+                p[_NODES + 2] = (count >> 16) & 0xFF
+                p[_NODES + 3] = (count >> 24) & 0xFF
                 return r
             # Back in the parent, whose move is still on the board: its locals from its record.
             depth += 1
@@ -877,9 +906,11 @@ def negamax(arena, depth: int, h: int) -> int:
             player = 1 + (n & 1)
             inc = _DISC1
             centre = p[_WCENTRE]
+            steps = _STEP1
             if player == 2:
                 inc = _DISC2
                 centre = 0 - centre
+                steps = _STEP2
             rec = _PLY_RECORDS + ((n - p[_ROOTN]) << _PLY_SHIFT)
             cnt = p[rec + _P_COUNT]
             state = p[rec + _P_STATE]
@@ -911,28 +942,36 @@ def negamax(arena, depth: int, h: int) -> int:
             step = _SCORED
         if step == _SCORED:
             # remove(arena, x), inlined
-            acc = p[_SCORE] | (p[_SCORE + 1] << 8)
+            end = p[_CWN + x]
+            acc = (p[_SCORE] | (p[_SCORE + 1] << 8)) + (end << _STEP_SHIFT)  # the steps' bias
             j = _CW + (x << _CW_SHIFT)
-            end = j + p[_CWN + x]
+            end += j
             while j < end:
                 w = p[j]
-                old = p[_WSTATE + w]
-                new = old - inc
-                p[_WSTATE + w] = new
-                acc += p[_F + new] - p[_F + old]
-                if old == _THREE1 or old == _THREE2:
-                    y = p[_WINDOWS + 2 * w]
-                    d = p[_WINDOWS + 2 * w + 1]
-                    while p[y] != 0:
-                        y += d
-                    k = _T1 + y
-                    if old == _THREE2:
-                        k = _T2 + y
-                    p[k] = p[k] - 1
-                if new == _THREE1:
-                    p[_T1 + x] = p[_T1 + x] + 1
-                elif new == _THREE2:
-                    p[_T2 + x] = p[_T2 + x] + 1
+                new = p[w] - inc
+                p[w] = new
+                acc -= p[steps + new]  # the step from new to old, taken back
+                if p[steps + _STATES + new]:  # a threat's hole moves
+                    old = new + inc
+                    if old == _THREE1 or old == _THREE2:  # the threat this disc made is gone
+                        y = p[_WINDOW_AT + 2 * w]
+                        d = p[_WINDOW_AT + 2 * w + 1]
+                        while p[y] != 0:
+                            y += d
+                        k = _T1 + y
+                        d = _HOLES1 + (y & _COL_MASK)
+                        if old == _THREE2:
+                            k = _T2 + y
+                            d = _HOLES2 + (y & _COL_MASK)
+                        p[k] = p[k] - 1
+                        if p[k] == 0:
+                            p[d] = p[d] & (0xFF ^ (1 << ((y >> _ROW_SHIFT) - 1)))
+                    if new == _THREE1:  # x is a threat's hole again
+                        p[_T1 + x] = p[_T1 + x] + 1
+                        p[_HOLES1 + c] = p[_HOLES1 + c] | (1 << ((x >> _ROW_SHIFT) - 1))
+                    elif new == _THREE2:
+                        p[_T2 + x] = p[_T2 + x] + 1
+                        p[_HOLES2 + c] = p[_HOLES2 + c] | (1 << ((x >> _ROW_SHIFT) - 1))
                 j += 1
             if p[_MIDCOL + (x & _COL_MASK)]:
                 acc -= centre

@@ -46,10 +46,10 @@ def depth(level):
 
 
 # A node's cost on each size, percent of a 7x6 node's: rows 4..7, columns 4..8 each
-_COST = bytes((51, 54, 64, 69, 78,     # 4 rows
-               53, 65, 72, 92, 101,    # 5
-               60, 70, 90, 100, 110,   # 6
-               63, 82, 94, 107, 117))  # 7
+_COST = bytes((67, 69, 78, 82, 88,     # 4 rows
+               68, 78, 83, 96, 102,    # 5
+               73, 80, 94, 100, 106,   # 6
+               74, 87, 94, 103, 108))  # 7
 
 
 def node_cost(cols, rows):
