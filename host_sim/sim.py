@@ -171,7 +171,7 @@ def parse_args(argv, prog="make sim"):
                    help="the address --web listens on (default 127.0.0.1: this computer only)")
     p.add_argument("--boards", nargs="+", metavar="HOST:PORT",
                    help="where the menu's \"play a board\" looks for other boards (another "
-                        "simulator's --web address; default: config.py's board_find, a broadcast)")
+                        "simulator's --web address; default: a broadcast, connect4.net.finder's)")
     p.add_argument("--review", metavar="RECORDS",
                    help="print a review of every game in a records file (games.txt), or of one "
                         "record line, with the perfect solver; runs no board")

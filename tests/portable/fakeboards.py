@@ -179,7 +179,7 @@ class FakeFinder:
         pass
 
 
-CFG = {"board_find": ("255.255.255.255",)}
+CFG = {}
 
 
 class Boards:

@@ -9,6 +9,7 @@ client unpaired or merely paired, garbage on the holder's port; giving up waitin
 and by the time set.
 """
 import json
+import sys
 
 from connect4.app.game import PLAY, OVER
 from fakeboards import Boards
@@ -159,12 +160,12 @@ def test_a_move_replayed_out_of_turn_or_from_a_third_client_is_refused():
     s = answer(b, post(b"/api/move", b'{"column": 5, "n": ' + n + b'}', auth))  # the holder's turn
     assert s.status() == 409 and b"not your turn" in s.body()
     assert answer(b, post(b"/api/move", b'{"column": 5, "n": ' + n + b'}')).status() == 401  # unpaired
-    assert answer(b, get(b"/api/board")).status() == 401
+    assert answer(b, post(b"/api/board", b"{}")).status() == 401
     pair = answer(b, post(b"/api/pair", json.dumps({"code": h.web.pairing.code}).encode()))
     phone = b"Authorization: Bearer " + json.loads(pair.body())["token"].encode() + b"\r\n"
     s = answer(b, post(b"/api/move", b'{"column": 5}', phone))  # a phone paired: it watches
     assert s.status() == 409 and b"two boards" in s.body()
-    assert answer(b, get(b"/api/board", phone)).status() == 403
+    assert answer(b, post(b"/api/board", b"{}", phone)).status() == 403
     assert answer(b, post(b"/api/board", b'{"level": 1, "name": "connect4-FFFF"}', phone)).status() == 409
     assert answer(b, b"\x00\xff garbage \r\n\r\n").status() == 400
     assert answer(b, post(b"/api/board", b'{"level": 9, "name": "x"}', auth)).status() == 400
@@ -189,6 +190,9 @@ def test_giving_up_waiting_by_a_press_or_by_the_time_set_ends_it_for_neither():
     if h.duo is not None:
         b.press(b.hold)
     assert h.duo is None and a.duo is None
+    for name in ("connect4.app.twoboards", "connect4.app.boardhold", "connect4.app.boardask",
+                 "connect4.app.twoboards_setup", "connect4.net.finder"):
+        assert name not in sys.modules, name  # loaded for the game only: gone with it
     assert (json.dumps(a.store.stats), json.dumps(h.store.stats)) == stats  # a loss for neither
     assert b.hold.games == [] and b.ask.games == []
     for app in (a, h):

@@ -41,6 +41,13 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   improv_join: what a join for Improv holds beyond Wi-Fi on while Wi-Fi comes on (the ear and
   that code, until the answer), before any page is served; improv_names: what of it stays
   after, the names it interned (MicroPython keeps them until the board restarts);
+- board_hold, board_ask: what a game of two boards (issue 37) holds beyond Wi-Fi on, this
+  board holding the game (connect4.app.twoboards and boardhold, after the other board's first
+  poll), then asking another board for one (boardask, its client connect4.net.peer with its
+  buffer, after the holder's first answer; with the names the holder interned): the code
+  loaded for the game, less what the AI's table gives back meanwhile (twoboards.TABLE
+  entries); board_names: what stays after both games are left (names interned for good);
+  gc_web_hold, gc_web_ask: gc_web with either role;
 - gc_web: the chip's GC heap with Wi-Fi on at its fullest, modelled: live - replaced_bytecode
   + web_with_table + tools.common.CHIP_GC_EXTRA_WIFI (what the emulated chip held beyond, under
   a hostile network's load: the requests in flight, the probe, the chip's own modules);
@@ -146,6 +153,8 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
             figures["gc_web"] = (figures["live"] - native["replaced_bytecode"] + figures["web_with_table"]
                                  + common.CHIP_GC_EXTRA_WIFI)
             figures["gc_web_budget"] = common.CHIP_GC_HEAP_APP - common.CHIP_GC_FREE_MIN
+            figures["gc_web_hold"] = figures["gc_web"] + figures["board_hold"]
+            figures["gc_web_ask"] = figures["gc_web"] + figures["board_ask"]
             return figures
     raise RuntimeError("memory probe failed:\n" + r.stdout + r.stderr)
 
@@ -170,12 +179,16 @@ def report(f):
         "  listening for Improv      +%d B (the ear on the USB serial port, Wi-Fi off); a frame answered "
         "+%s at most (its code loaded for it); a join +%s beyond Wi-Fi on until its answer, +%d B of "
         "names after" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
+        "  a game of two boards      holding %+d B, asking %+d B beyond Wi-Fi on (its code loaded for it, "
+        "the AI's table shrunk meanwhile); +%d B of names after" % (
+            f["board_hold"], f["board_ask"], f["board_names"]),
         "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
         "  GC heap with Wi-Fi on     %s = the app after a game (%s) - replaced bytecode + Wi-Fi + %s the "
         "chip holds beyond" % (kb(f["gc_web"]), kb(f["live"]), kb(common.CHIP_GC_EXTRA_WIFI)),
         "  ... its budget            %s (the chip's GC heap once the app is built, %s, less %s "
         "kept free: issue 36)" % (kb(f["gc_web_budget"]), kb(common.CHIP_GC_HEAP_APP),
                                   kb(common.CHIP_GC_FREE_MIN)),
+        "  ... holding a board's game %s, asking for one %s" % (kb(f["gc_web_hold"]), kb(f["gc_web_ask"])),
     ])
 
 

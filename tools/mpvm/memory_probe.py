@@ -198,6 +198,38 @@ def steps():
     app.serial = None
     yield
     out['improv_names'] = held(base) - live - out['web_with_table']  # interned for good
+
+    web = held(base)
+    # A game of two boards (issue 37), loaded for it: this board holding it for another (its
+    # token's digest: connect4.app.boardhold), then asking another for one (its client, the Peer
+    # with its buffer: connect4.app.boardask, connect4.net.peer); each after its first answer,
+    # its banner gone.
+    use("connect4.app.boardhold").hold(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0},
+                                       clock.ticks_ms())
+    app.duo.route(app, b"\x01" * 32, {})  # the asker's poll: POST /api/board {}'s answer
+    app.banner = None
+    yield
+    out['board_hold'] = held(base) - web
+    app.duo.leave(app, clock.ticks_ms())
+    app.banner = None
+    yield
+    from connect4.net.peer import Peer
+    client = Peer("10.0.0.1", 80, "0123456789abcdef01234567")
+    use("connect4.app.boardask").ask(app, {"name": "connect4-ABCD", "host": "10.0.0.1", "port": 80,
+                                           "token": client.token, "levels": [0, 0], "wait": 0},
+                                     client, clock.ticks_ms())
+    app.duo.told = {"game": 1, "moves": "", "first": 0, "levels": [0, 0], "size": "7x6"}
+    app.step()  # its first answer followed: the holder's game
+    client = Peer = None
+    app.banner = None
+    yield
+    out['board_ask'] = held(base) - web  # (with what the holder interned: the same names mostly)
+    app.duo.lost = True  # (nothing to tell the holder: no sockets here)
+    app.duo.leave(app, clock.ticks_ms())
+    app.banner = None
+    yield
+    out['board_names'] = held(base) - web  # what stays after both: names interned for good
+
     keep['web'] = keep['answer'] = None  # Wi-Fi off again
     yield
 

@@ -1,6 +1,6 @@
 """Two boards, one game: the board that asked, the holder's paired client (yellow).
 
-Every POLL_MS it asks the holder for the game (GET /api/board, through a Peer
+Every POLL_MS it asks the holder for the game (POST /api/board {}, through a Peer
 that the Wi-Fi link hands out: connect4.net.peer; a request at a time, and the
 pump never waits for it) and makes its own board the holder's (`follow`): the
 holder's next move dropped here as a move falls; its own player's move played
@@ -17,6 +17,7 @@ from micropython import const
 
 from connect4.app.states import PLAY, OVER
 from connect4.app.twoboards import TwoBoards, setup
+from connect4.modules import use
 
 POLL_MS = const(1000)  # the holder asked this often (and so hears this board)
 _START_MS = const(8000)  # an ask's game must come within this (the holder applies it at a safe point)
@@ -37,7 +38,7 @@ def resume(app, fields):
 
 
 def _valid(answer):
-    """Is the holder's answer one this board can follow (GET /api/board's fields)?"""
+    """Is the holder's answer one this board can follow (POST /api/board {}'s fields)?"""
     try:
         moves = answer["moves"]
         lv = answer["levels"]
@@ -65,7 +66,8 @@ class Asker(TwoBoards):
             if link is None or link.address is None:
                 return  # Wi-Fi not up yet
             fields = self.fields
-            client = self.client = link.peer(fields["host"], fields["port"], fields["token"])
+            client = self.client = use("connect4.net.peer").peer(link, fields["host"], fields["port"],
+                                                                 fields["token"])
         got = client.pump()
         if got is not None:
             status, answer = got
@@ -88,7 +90,7 @@ class Asker(TwoBoards):
         if self.moved:
             client.start("POST", "/api/move", sent)
         else:
-            client.start("GET", "/api/board")
+            client.start("POST", "/api/board", {})
 
     def unsent(self, app):
         """This board's move, played here, that the holder's last answer does not have yet."""

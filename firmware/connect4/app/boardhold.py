@@ -2,10 +2,10 @@
 
 Its flash, its rules: the game is this board's own game of two players (its
 game in progress on flash, its records), with the other board's side played
-through the page's API by that board's token only: GET /api/board (its poll:
+through the page's API by that board's token only: POST /api/board {} (its poll:
 the game as it follows it, and so it is heard), POST /api/move with the move's
 number (`may_move`: only that token, only on its side's turn; the API refuses a
-number that is not the board's count), POST /api/board (its level, the next
+number that is not the board's count), POST /api/board otherwise (its level, the next
 game, leaving: connect4.app.twoboards_setup, at the app's safe point). A phone
 paired with this board watches; it moves nothing in a game of two boards.
 
@@ -38,11 +38,11 @@ def resume(app, fields):
 
 
 class Holder(TwoBoards):
-    peer = b""  # the other board's token digest (GET and POST /api/board, POST /api/move)
+    peer = b""  # the other board's token digest (POST /api/board and /api/move)
 
     def route(self, app, who, data):
-        """GET (data None) and POST /api/board from the board `who`."""
-        if data is not None:
+        """POST /api/board from the board `who` ({}: its poll, the game as it follows it)."""
+        if data:
             return setup().route(app, self, who, data, hold)
         if who != self.peer:
             return 403, {"error": "another board plays here"}

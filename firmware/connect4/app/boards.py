@@ -92,7 +92,7 @@ class Boards:
         if self.step == _FIND:
             if self.finder is None and link is not None and link.address is not None:
                 try:
-                    self.finder = link.finder()
+                    self.finder = use("connect4.net.finder").finder(link, app.cfg)
                 except Exception as e:  # (no socket): only TYPE and back
                     self.finder = False
                     print("connect4: boards: %r" % e)
@@ -201,7 +201,7 @@ class Boards:
         link = app.link
         finder = None
         if link is not None and link.address is not None:
-            finder = self.finder or link.finder()
+            finder = self.finder or use("connect4.net.finder").finder(link, app.cfg)
         got = finder.resolve(digits) if finder else None
         if finder is not self.finder and finder:
             finder.close()
@@ -214,7 +214,7 @@ class Boards:
     def _go(self, app, now):
         """Pair with the board picked, then ask it for the game (tick follows the answers)."""
         name, host, port = self.board  # type: ignore[misc]
-        self.client = app.link.peer(host, port)
+        self.client = use("connect4.net.peer").peer(app.link, host, port)
         self.asking = False
         self.client.start("POST", "/api/pair", {"code": self.code})
         self.step = _BUSY

@@ -16,7 +16,7 @@ search's poll hook; in a game of two boards that game pumps it, then itself),
 `resize_table()` shrinks the AI's table while Wi-Fi shares the heap.
 
 A game of two boards (connect4.app.twoboards, the app's `duo`): the other
-board's routes (`board`) and who may move (`board_move`).
+board's routes (`board`) and who may move (`may_move`, for any move).
 
 Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
@@ -166,9 +166,6 @@ class Face:
         """The game records (connect4.app.recordfile.Records, loaded for the caller), or None."""
         return self.app.records()
 
-    def human_turn(self):
-        return human_turn(self.app)
-
     def valid(self, key, value):
         """Is `value` one the setting `key` may take (connect4.app.store; a size, one this
         panel shows: connect4.app.render.fits)?"""
@@ -184,10 +181,6 @@ class Face:
 
     def columns(self):
         return self.app.board.cols
-
-    def count(self):
-        """The moves played."""
-        return self.app.board.count
 
     def sizes(self):
         """The board sizes this panel shows ("4x4" ... "8x7"), smallest first."""
@@ -228,19 +221,24 @@ class Face:
 
     # ---- a game of two boards (connect4.app.twoboards): `who` is the asking token's digest
     def board(self, who, data):
-        """GET (data None) and POST /api/board from the board `who`: (status, dict)."""
+        """POST /api/board from the board `who` ({}: its poll): (status, dict)."""
         duo = self.app.duo
         if duo is not None:
             return duo.route(self.app, who, data)
-        if data is None:
-            return 404, {"error": "no game with another board here"}
         return use("connect4.app.boardhold").route(self.app, who, data)
 
-    def board_move(self, who):
-        """Why the session `who` may not move now (a game of two boards: only the other board,
-        on its turn), or None."""
-        duo = self.app.duo
-        return None if duo is None else duo.may_move(self.app, who)
+    def may_move(self, who, n):
+        """Why the session `who` may not move now, or None: in a game of two boards only the
+        other board, on its turn; not a person's turn; `n` (if given, >= 0) not the moves
+        played (a move replayed, or out of turn)."""
+        app = self.app
+        duo = app.duo
+        why = None if duo is None else duo.may_move(app, who)
+        if why is None and not human_turn(app):
+            why = "not a person's turn"
+        if why is None and n >= 0 and n != app.board.count:
+            why = "not move %d" % (n + 1)
+        return why
 
     # ---- for the Wi-Fi side (connect4.net.link)
     def say(self, parts, now):

@@ -193,9 +193,8 @@ def draw(app, now):
     duo = app.duo  # a game of two boards (connect4.app.twoboards)
     draw_frame(d, layout, SIDE_COLORS[side], app.mode)
     draw_board(d, layout, board, colors)
-    if duo is not None:
-        duo.draw(app, d, now)  # the other board lost: the frame blinks
-    if state != PLAY or duo is not None and not duo.mine(app):
+    # (a game of two boards: the frame blinks while the other board is lost; True on its turn)
+    if duo is not None and duo.draw(app, d, now) or state != PLAY:
         app.turn.draw(now)  # the AI's pulsing disc, or the other board's turn
     elif not app.ai_to_move():
         x, y = layout.hover_cell(board, app.cursor)

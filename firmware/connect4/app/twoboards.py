@@ -2,7 +2,7 @@
 
 The board that was asked holds the game (connect4.app.boardhold, `side` 0,
 red): its flash, its rules; the other board's moves come through its page
-(connect4.net.api: GET and POST /api/board, POST /api/move with the move's
+(connect4.net.api: POST /api/board, POST /api/move with the move's
 number "n"), checked there as a phone's are and more. The board that asked
 (connect4.app.boardask, `side` 1, yellow) is its paired client: it asks the
 holder for the game every second and makes its own board the holder's.
@@ -35,6 +35,7 @@ from connect4.app.store import Files, replace
 from connect4.hw.input import SELECT
 from connect4.modules import use
 
+TABLE = const(16)  # the AI's table during the game (entries): its room pays for this code (docs/web.md)
 LOST_MS = const(3000)  # the other board not heard this long: lost (the matrix says it within 5 s)
 _FILE = const("board.json")  # connect4.app.twoboards_setup.FILE
 _RED = const(0xFF0000)
@@ -63,6 +64,7 @@ class TwoBoards:
         self.inner = app.pump  # the server's pump: this game pumps it, then itself (face.set_pump)
         app.pump = self.pump
         app.duo = self
+        app.turn.searcher.resize(TABLE)  # (back at its end: twoboards_setup.leave)
 
     # ---- the app's questions (game.py, render.py, the page)
     def mine(self, app):
@@ -88,10 +90,12 @@ class TwoBoards:
         return True
 
     def draw(self, app, display, now):
-        """The other board lost: the frame blinks red."""
+        """The other board lost: the frame blinks red. True on the other board's turn (its
+        disc pulses, as the AI's does: render.draw)."""
         if self.lost and now % 600 < 300:
             for x, y in app.layout.frame:
                 display.set(x, y, _RED)
+        return not self.mine(app)
 
     def names(self, app):
         """The two boards by side, and whether the other one is lost (GET /api/state's "boards")."""
@@ -100,16 +104,21 @@ class TwoBoards:
         return {"red": other if self.side else own, "yellow": own if self.side else other, "lost": self.lost}
 
     def route(self, app, who, data):
-        """GET (data None) and POST /api/board from the board `who` (the holder answers them)."""
+        """POST /api/board from the board `who` ({}: its poll; the holder answers them)."""
         return 409, {"error": "this board plays another board's game"}
 
     def may_move(self, app, who):
         """POST /api/move: why `who` may not move now, or None (the holder lets the other board)."""
         return "two boards play this game: their buttons move"
 
-    def started(self, app):
-        """newgame.start made a new game: the holder numbers it (its first side by its settings),
-        the asker takes the holder's first side and size; the levels are the boards'."""
+    def started(self, app, mode, now):
+        """newgame.start made a new game: in a given `mode` (>= 0) it is another mode's, and
+        this board leaves the game of two boards; else the holder numbers it (its first side
+        by its settings), the asker takes the holder's first side and size; the levels are the
+        boards'."""
+        if mode >= 0:
+            self.leave(app, now)
+            return
         fields = self.fields
         if self.side:
             first_side(app, self.first)

@@ -22,7 +22,7 @@ from connect4.app.records import clear_marks
 from connect4.app.resume import keep
 from connect4.app.states import OVER, MODE_TWO
 from connect4.app.store import Files, discard, say
-from connect4.modules import use
+from connect4.modules import use, forget
 
 FILE = "board.json"  # (connect4.app.twoboards' save and connect4.app.takeback know it too)
 _WHITE = 0xFFFFFF
@@ -102,6 +102,8 @@ def begin(app, now):
 def route(app, duo, who, data, hold):
     """POST /api/board from the board `who` (`duo`: the game here, or None), its body checked:
     (status, dict); applied at the app's safe point (`hold`: connect4.app.boardhold.hold)."""
+    if not data:
+        return 404, {"error": "no game with another board here"}
     level, name = data.get("level", 0), data.get("name", "")
     if (not (data.get("leave") is True and len(data) == 1) and (
             len(data) != 2 or not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 8
@@ -218,6 +220,8 @@ def leave(duo, app, now, text=None):
     can (a moment's wait, at most the Peer's timeout)."""
     app.duo = None
     app.pump = duo.inner
+    forget("connect4.app.twoboards")  # (imported by boardhold or boardask): gone with the game
+    app.turn.searcher.resize(app.cfg["tt_entries_wifi" if app.wifi_on else "tt_entries"])
     discard(Files(), app.cfg["flash_dir"] + FILE)
     client = duo.client if duo.side else None
     if client is not None:

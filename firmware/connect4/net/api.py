@@ -26,8 +26,8 @@ Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
                        it is not a person's turn, or "n" is not the board's count (a move
                        replayed or out of turn); in a game of two boards, only the other
                        board moves, on its side's turn
-  GET  /api/board     a game of two boards, as the other board follows it (connect4.app.twoboards)
-  POST /api/board     {"level", "name"}: that board asks for a game (or the next); {"leave": true}
+  POST /api/board     a game of two boards, the other board's own: {} the game as it follows
+                       it; {"level", "name"} it asks for a game (or the next); {"leave": true}
   POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
   GET  /api/settings  the settings, "stats" (of the size chosen: its "size"), "sizes"
                        (those the panel shows) and "wifi": {"configured", "name"}
@@ -173,16 +173,12 @@ class Api:
         n = face.columns()
         if (len(data) != (1 if count == -1 else 2) or not _whole(col) or not 1 <= col <= n
                 or not _whole(count)):
-            return error(400, "expected {\"column\": 1-%d} (and \"n\", the moves before it)" % n)
+            return error(400, "expected {\"column\": 1-%d}" % n)  # ("n": optional)
         if face.busy():
             return error(409, "busy: the last write is not applied yet")
-        why = face.board_move(self.pairing.who(auth))  # a game of two boards: the other one only
+        why = face.may_move(self.pairing.who(auth), count)  # a person's turn, this move, two boards'
         if why:
             return error(409, why)
-        if not face.human_turn():
-            return error(409, "not a person's turn")
-        if count >= 0 and count != face.count():
-            return error(409, "not move %d: the board has %d" % (count + 1, face.count()))
         if not face.can_play(col - 1):
             return error(409, "column %d is full" % col)
         face.move(col - 1)
@@ -199,17 +195,15 @@ class Api:
             return error(507, "not saved (flash): the new game comes, its settings only until the board restarts")
         return 200, {"queued": "new"}
 
-    def board(self, auth, body=None):
-        """GET and POST /api/board: a game of two boards, the other board's own routes (the face's,
-        connect4.app.twoboards' logic): the board that asked follows the game, or asks."""
+    def board(self, auth, body):
+        """POST /api/board: a game of two boards, the other board's own route ({}: the game as
+        it follows it; its ask; connect4.app.boardhold's logic, through the face)."""
         who = self.pairing.who(auth)
         if who is None:
             return error(401, _PAIR)
-        data = None
-        if body is not None:
-            err, data = parse_body(body)
-            if err:
-                return err, data
+        err, data = parse_body(body)
+        if err:
+            return err, data
         return self.face.board(who, data)
 
     def set_settings(self, auth, body):

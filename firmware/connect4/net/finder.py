@@ -4,8 +4,8 @@ Two ways, each measured in docs/benchmarks.md:
 - `Finder(targets, host, port, own)`, while the menu's "play a board" page is
   open, answers other boards' `connect4?` on the UDP port of the page's number
   with `connect4 OWN PORT`, and asks, every ASK_MS that it is pumped, each of
-  `targets` ("HOST" or "HOST:PORT"; the config's `board_find`: the broadcast
-  address 255.255.255.255 by default, or the addresses of boards a broadcast
+  `targets` ("HOST" or "HOST:PORT"; the config's `board_find` if set, else
+  BROADCAST, 255.255.255.255; the addresses of boards a broadcast
   does not reach) with its own `connect4?`; `found` lists the boards that
   answered, [(name, host, port)] in the order heard, this one left out. So two
   boards find each other when both show the page; one UDP socket, for as long.
@@ -13,12 +13,12 @@ Two ways, each measured in docs/benchmarks.md:
   `connect4-XXXX.local`, where mDNS works (a home network; not a board's own
   access point), whatever it shows; it waits for the answer, up to 5 s on the chip.
 
-Loaded for the menu's page only (connect4.net.link's `finder`), gone with it.
+Loaded for the menu's page only (`finder`: connect4.app.boards), gone with it.
 """
-import socket
 from micropython import const
 from time import ticks_ms, ticks_diff, ticks_add
 
+BROADCAST = ("255.255.255.255",)  # where boards are looked for, unless the config's board_find says
 ASK_MS = const(1000)
 MOST = const(6)  # boards listed at most
 PREFIX = "connect4-"
@@ -34,6 +34,7 @@ class Finder:
         self.port = port
         self.found = []
         self.next = ticks_ms()
+        import socket  # (here: a link that brings its own finder needs none: the tests' fakes)
         s = self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
@@ -81,8 +82,18 @@ class Finder:
         self.sock.close()
 
 
+def finder(link, cfg):
+    """A Finder for the menu's page: the config's `board_find` asked at the page's port, this
+    board named as `link` names it; or the link's own, if it brings one (the tests' fake network)."""
+    make = getattr(link, "finder", None)
+    if make is not None:
+        return make()
+    return Finder(cfg.get("board_find", BROADCAST), cfg["web_host"], cfg["web_port"] or 80, link.name)
+
+
 def resolve(digits, port):
     """(name, host, port) of the board connect4-`digits`, asked by mDNS; None if not found."""
+    import socket
     name = PREFIX + digits
     try:
         return name, socket.getaddrinfo(name + ".local", port)[0][-1][0], port

@@ -15,10 +15,9 @@ point's key, and stands for the settings before the API (`configured`,
 `set_network`).
 
 The board's name on the network (`name`, connect4-XXXX: connect4.net.wifi)
-scrolls with the address, and the console line and the page carry both. For a
-game of two boards (connect4.app.twoboards) the link hands out what reaches
-another board: `finder()` looks for boards (connect4.net.finder), `peer()` is
-a client of one's page (connect4.net.peer); each is loaded for its use only.
+scrolls with the address, and the console line and the page carry both. What
+reaches another board (a game of two boards: connect4.net.finder, peer) is not
+here: loaded for that game only, it costs a board that serves phones nothing.
 """
 from time import ticks_ms, ticks_diff
 
@@ -149,18 +148,6 @@ class Link:
         chip tests pair with this line): at each show and after a forget."""
         if self.address is not None:
             print("connect4: web: http://%s/ name %s code %s" % (self.address, self.name, code))
-
-    # ---- another board (a game of two boards: connect4.app.twoboards)
-    def finder(self):
-        """Boards on this network, looked for now (connect4.net.finder, loaded for it): the
-        config's `board_find` addresses asked, broadcast or not, at the page's port."""
-        cfg = self.cfg
-        return use("connect4.net.finder").Finder(cfg["board_find"], cfg["web_host"], cfg["web_port"] or 80,
-                                                self.name)
-
-    def peer(self, host, port, token=None):
-        """A client of the page of the board at host:port (connect4.net.peer, loaded for it)."""
-        return use("connect4.net.peer").Peer(host, port, token)
 
     def forget_phones(self, now):
         """The menu's "forget paired phones": every token dropped, on flash too, and a new

@@ -12,7 +12,7 @@ does all that at once, waiting (a board leaving the game tells the other one).
 Its heap: one buffer of BUF bytes, made once, takes every answer (the other
 board's answers are short: a few headers and a small JSON object); the request
 itself is a few hundred bytes, made for it. Loaded for a game of two boards only
-(connect4.net.link's `peer`), gone with it.
+(`peer`: connect4.app.boards and boardask), gone with it.
 """
 import json
 from errno import EINPROGRESS, EAGAIN
@@ -39,6 +39,13 @@ def _socket():
 def _poll():
     import select
     return select.poll()
+
+
+def peer(link, host, port, token=None):
+    """A Peer of the board at host:port; or the `link`'s own, if it brings one (the tests'
+    fake network: connect4.net.link's Link has none)."""
+    make = getattr(link, "peer", None)
+    return make(host, port, token) if make is not None else Peer(host, port, token)
 
 
 class Peer:
