@@ -26,6 +26,7 @@ start that takes it back, the file on flash) is connect4.app.twoboards_setup's,
 loaded for each. Loaded for a game of two boards only, gone with it: its heap
 is what the room with Wi-Fi on leaves (docs/web.md#cost).
 """
+import gc
 import json
 from micropython import const
 
@@ -55,6 +56,14 @@ def say(app, text, color, now):
 
 class TwoBoards:
     def __init__(self, app, side, fields):
+        menu = app.menu
+        if menu is not None:  # the menu (this board's "play a board" page) leaves first: on the
+            page = menu.games  # emulated chip, the holder's GC heap grew when both were held
+            if page is not None and hasattr(page, "close"):
+                page.close()  # (its socket)
+            app._drop_menu()
+            menu = page = None
+            gc.collect()
         self.app = app
         self.side = side  # 0: this board holds the game (red); 1: it asked (yellow)
         self.fields = fields  # its file's (connect4.app.twoboards_setup): name, levels, wait, game...
