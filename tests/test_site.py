@@ -247,8 +247,8 @@ def test_a_game_against_level_1_played_by_clicking_to_its_end_and_its_statistics
             before = c4(browser, "c4.state.moves")
             click(browser, "select")
             try:
-                wait(browser, "c4.state.moves !== %s || c4.games.length" % json.dumps(before), 2)
-            except AssertionError:
+                wait(browser, "c4.state.moves !== %s || c4.games.length" % json.dumps(before), 10)
+            except AssertionError:  # (10 s: a loaded host's slow page is no full column)
                 click(browser, "right")  # a full column: the next one
         else:
             time.sleep(0.1)
