@@ -120,13 +120,19 @@ def test_either_board_powered_off_and_on_mid_game_the_game_waits_and_goes_on():
     b.run_until(lambda: settled(b) and b.hold.app.board.count == len(moves) + 1, 10000)
 
 
-def test_the_network_lost_and_back_and_a_move_whose_answer_was_lost():
-    b = Boards("tb3")
+def begun(name, last, col):
+    """Two boards paired and playing, the last move (in column `col`) the board `last`'s
+    ("hold" or "ask"): (Boards, the holder's app, the asker's app)."""
+    b = Boards(name)
     b.pair_and_play()
-    h, a = b.hold.app, b.ask.app
-    if mover(b) is b.ask:
+    if mover(b) is not getattr(b, last):
         play(b, 3)
-    play(b, 3)  # the holder's
+    play(b, col)
+    return b, b.hold.app, b.ask.app
+
+
+def test_the_network_lost_and_back_and_a_move_whose_answer_was_lost():
+    b, h, a = begun("tb3", "hold", 3)
     moves = h.board.moves_string()
     listener = b.net.hosts.pop("10.0.0.1C47")  # the holder's Wi-Fi gone
     off = b.clock.elapsed
@@ -145,12 +151,7 @@ def test_the_network_lost_and_back_and_a_move_whose_answer_was_lost():
 
 
 def test_a_move_replayed_out_of_turn_or_from_a_third_client_is_refused():
-    b = Boards("tb4")
-    b.pair_and_play()
-    h, a = b.hold.app, b.ask.app
-    if mover(b) is b.hold:
-        play(b, 3)
-    play(b, 2)  # the asker's
+    b, h, a = begun("tb4", "ask", 2)
     moves = h.board.moves_string()
     sent = [r for r in b.net.requests if b"/api/move" in r][-1]
     assert answer(b, sent).status() == 409  # replayed: that move is played already

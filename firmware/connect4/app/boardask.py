@@ -110,11 +110,14 @@ class Asker(TwoBoards):
         holder gone, anything else)."""
         told = self.told
         state = app.state
-        if not self.gone and (told is None or state != PLAY and state != OVER):
+        if self.gone:  # the holder has no game with this board
+            setup().follow(self, app, now)
+            return
+        if told is None or state != PLAY and state != OVER:
             return
         fields = self.fields
         board = app.board
-        if self.gone or told["game"] != fields["game"] or board.is_over() and fields.get("ended") != fields["game"]:
+        if told["game"] != fields["game"] or board.is_over() and fields.get("ended") != fields["game"]:
             setup().follow(self, app, now)
             return
         level = told["levels"][0]  # the holder's side: its buttons, or its AI at a level

@@ -55,6 +55,9 @@ def say(app, text, color, now):
 
 
 class TwoBoards:
+    first = 0  # the asker's: the first side and the size of the holder's game (its answer's)
+    size = "7x6"
+
     def __init__(self, app, side, fields):
         menu = app.menu
         if menu is not None:  # the menu (this board's "play a board" page) leaves first: on the
