@@ -6,9 +6,9 @@ network. The ear (connect4.listen) hears a frame begin ("IMPROV") and loads this
 the rest of it (connect4.modules.use: it leaves the heap after); `serve` reads the rest,
 answers, and for "send Wi-Fi settings" leaves a `Joining` on the app's serial hook until the
 board is on that network (then, its URL answered, the board restarts: Wi-Fi comes on from the
-saved switch on a whole heap) or could not join it. A scan
-holds the game loop the seconds it takes (the board is being set up, nobody plays). The board's side of it all (its state, name,
-the scan, the join) is connect4.net.provision's Board.
+saved switch on a whole heap) or could not join it. A scan holds the game loop the seconds
+it takes (the board is being set up, nobody plays). The board's side of it all (its state,
+name, the scan, the join) is connect4.net.provision's Board.
 
 A frame: b"IMPROV", the version (1), its type, the data's length, the data, and a checksum,
 the low byte of the sum of every byte before it. The board ends each of its own with a
