@@ -39,8 +39,9 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   its poll); improv: what answering one frame (device info) held at most beyond it,
   connect4.net.improv and provision loaded for it (its garbage counted; dropped after);
   improv_join: what a join for Improv holds beyond Wi-Fi on while Wi-Fi comes on (the ear and
-  that code, until the answer), before any page is served; improv_names: what of it stays
-  after, the names it interned (MicroPython keeps them until the board restarts);
+  that code, until the answer), before any page is served; improv_names: what of it would
+  stay after, the names it interned (MicroPython keeps them until the board restarts, which
+  it does once the answer is out: connect4.net.improv);
 - gc_web: the chip's GC heap with Wi-Fi on at its fullest, modelled: live - replaced_bytecode
   + web_with_table + tools.common.CHIP_GC_EXTRA_WIFI (what the emulated chip held beyond, under
   a hostile network's load: the requests in flight, the probe, the chip's own modules);
@@ -169,7 +170,7 @@ def report(f):
         "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: docs/benchmarks.md)" % kb(f["footprint_web"]),
         "  listening for Improv      +%d B (the ear on the USB serial port, Wi-Fi off); a frame answered "
         "+%s at most (its code loaded for it); a join +%s beyond Wi-Fi on until its answer, +%d B of "
-        "names after" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
+        "names after (until the restart that follows it)" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
         "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
         "  GC heap with Wi-Fi on     %s = the app after a game (%s) - replaced bytecode + Wi-Fi + %s the "
         "chip holds beyond" % (kb(f["gc_web"]), kb(f["live"]), kb(common.CHIP_GC_EXTRA_WIFI)),
