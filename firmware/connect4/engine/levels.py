@@ -29,7 +29,7 @@ LEVELS = (
     (4, 1500, 5),       # 5
     (6, 4000, 2),       # 6
     (12, 15000, 0),     # 7
-    (42, 48000, 0),     # 8: the strongest the chip affords (at most 3 s a move: tests/test_sizes.py)
+    (42, 60000, 0),     # 8: what 2 s buys on the chip at its slow end (docs/ai.md#levels; 3 s at most: tests/test_sizes.py)
 )
 
 MIN_LEVEL = 1
