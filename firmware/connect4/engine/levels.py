@@ -46,10 +46,10 @@ def depth(level):
 
 
 # A node's cost on each size, percent of a 7x6 node's: rows 4..7, columns 4..8 each
-_COST = bytes((67, 69, 78, 82, 88,     # 4 rows
+_COST = bytes((68, 69, 78, 82, 88,     # 4 rows
                68, 78, 83, 96, 102,    # 5
-               73, 80, 94, 100, 106,   # 6
-               74, 87, 94, 103, 108))  # 7
+               73, 81, 94, 100, 106,   # 6
+               74, 87, 95, 103, 109))  # 7
 
 
 def node_cost(cols, rows):
