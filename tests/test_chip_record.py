@@ -106,3 +106,16 @@ def test_make_bench_skips_the_chip_section_without_the_image_and_says_why(tmp_pa
     assert says in capsys.readouterr().out
     assert page.BEGIN % "chip" not in out.read_text()
     assert common.chip_record() == before  # the record kept
+
+
+def test_the_callgrind_cross_check_names_the_port_by_its_word_size_never_its_path(tmp_path):
+    """make bench --only chip --micropython BINARY prints callgrind's count beside the chip's; the
+    page names the port, not the measurer's own path."""
+    from tools.bench.instr_per_node import port_words
+    ports = {}
+    for name, head in (("mp32", b"\x7fELF\x01"), ("mp64", b"\x7fELF\x02"), ("script", b"#!/bi")):
+        (tmp_path / name).write_bytes(head + bytes(59))
+        ports[name] = port_words(str(tmp_path / name))
+    assert ports == {"mp32": "the 32-bit unix port", "mp64": "the 64-bit unix port",
+                     "script": "the MicroPython unix port"}
+    assert str(tmp_path) not in " ".join(ports.values())
