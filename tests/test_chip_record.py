@@ -86,7 +86,8 @@ def test_the_readme_links_the_records_section_and_says_none_of_its_figures():
     slow, fast = common.chip_speed_range()
     for figure in [common.chip_instructions_per_node(), slow, fast] + [
             int(v) for k, v in common.chip_record().items() if k.startswith("instructions_per_node_")]:
-        assert format(figure, ",") not in text and str(figure) not in text, figure
+        for said in (format(figure, ","), str(figure)):  # a whole number (not "WS2812B"'s 2812)
+            assert not re.search(r"(?<![\w,.])%s(?![\w,])" % re.escape(said), text), figure
 
 
 @pytest.mark.parametrize("qemu, says", [
@@ -105,3 +106,16 @@ def test_make_bench_skips_the_chip_section_without_the_image_and_says_why(tmp_pa
     assert says in capsys.readouterr().out
     assert page.BEGIN % "chip" not in out.read_text()
     assert common.chip_record() == before  # the record kept
+
+
+def test_the_callgrind_cross_check_names_the_port_by_its_word_size_never_its_path(tmp_path):
+    """make bench --only chip --micropython BINARY prints callgrind's count beside the chip's; the
+    page names the port, not the measurer's own path."""
+    from tools.bench.instr_per_node import port_words
+    ports = {}
+    for name, head in (("mp32", b"\x7fELF\x01"), ("mp64", b"\x7fELF\x02"), ("script", b"#!/bi")):
+        (tmp_path / name).write_bytes(head + bytes(59))
+        ports[name] = port_words(str(tmp_path / name))
+    assert ports == {"mp32": "the 32-bit unix port", "mp64": "the 64-bit unix port",
+                     "script": "the MicroPython unix port"}
+    assert str(tmp_path) not in " ".join(ports.values())

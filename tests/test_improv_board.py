@@ -14,15 +14,22 @@ import sys
 
 import pytest
 
+import machine
 import network
 from host_sim.world import Sim
 from connect4 import listen
 from connect4.app import menu as menu_mod
 from connect4.app.game import MENU
+from connect4.app.resume import SavedGame
+from connect4.app.takeback import load
+from connect4.engine.board import Board
+from connect4.engine.rng import Rng
 from connect4.net import link as link_mod
 from connect4.net.netconf import NetConf
 from fakeserial import Port
+from test_board_sim import run_board
 from test_net_improv import frames, rpc, settings, strings
+from test_resume_sim import two_moves
 from webboard import free_port
 
 
@@ -60,7 +67,9 @@ def saved_switch(sim):
 
 
 def joining(sim):
-    return hasattr(sim.app.serial, "ear")
+    """A network given is being joined (connect4.net.improv's Joining, its URL not yet out)."""
+    hook = sim.app.serial
+    return hasattr(hook, "ear") and hook.answered is None
 
 
 def test_the_device_info_names_the_board_as_its_access_point_does(sim):
@@ -91,7 +100,9 @@ def test_wifi_settings_are_kept_joined_served_and_answered_with_the_url(sim):
     assert app.wifi_on and app.web is not None and app.link.address == "192.168.1.57"
     with open(app.store.path) as f:
         assert json.load(f)["settings"]["wifi"] is True  # on again at the next start
-    assert app.serial is None  # Wi-Fi on: the board listens no more
+    assert not app.stopped
+    sim.run_for(600)  # the answer out of the port: the app's loop ends, for boot to restart
+    assert app.stopped and app.restart and frames(sim.usb) == []
 
 
 def wifi_on_from_the_menu(sim):
@@ -187,4 +198,53 @@ def test_the_menus_set_up_from_a_computer_turns_wifi_off_and_listens_on_the_chip
     ask(sim, rpc(1, settings(b"HomeNet", b"secret123")))
     sim.run_until(lambda: not joining(sim), 10000)
     assert strings(frames(sim.usb)[1][1], 1) == ["http://192.168.1.57/"]
-    assert app.wifi_on and app.link.ssid == "HomeNet" and saved_switch(sim) and app.serial is None
+    assert app.wifi_on and app.link.ssid == "HomeNet" and saved_switch(sim)
+    sim.run_for(600)
+    assert app.restart and app.stopped
+
+
+def test_a_join_restarts_the_board_which_comes_back_with_wifi_on_and_the_game_intact(tmp_path):
+    """boot.main as main.py runs it, a two-player game in progress ("43"), no home network: a
+    computer gives one through Improv. Once the URL is answered, boot closes the app and resets
+    the chip through the hardware layer (the stub's machine.reset() raises Reset, as the
+    simulator's loop expects); the next start reads in the RTC's memory that the reset was the
+    board's own: no crash, the game taken back uncounted, Wi-Fi on from the saved switch, and
+    no ear (Wi-Fi is on). The reset after it, unmarked, counts as a crash again."""
+    network.world.reset()
+    flash = str(tmp_path) + "/"
+    two_moves(flash)
+    overrides = {"web_host": "127.0.0.1", "web_port": free_port()}
+    usb = Port()
+    usb.send(rpc(1, settings(b"HomeNet", b"secret123")))
+
+    def ear(apps, games):  # the chip's USB serial port: here the test's, on the first app only
+        app = apps[-1]
+        if len(apps) == 1 and app.serial is None and not app.wifi_on:
+            assert listen.start(app, app.clock.ticks_ms(), None, usb, usb, usb)
+        return False
+    try:
+        with pytest.raises(machine.Reset):
+            run_board(flash, 30000, overrides=overrides, until=ear)
+        assert machine.reset_cause() == machine.HARD_RESET
+        got = frames(usb)
+        assert got[-2] == (1, b"\x04") and strings(got[-1][1], 1) == ["http://192.168.1.57/"]
+        assert NetConf(flash).load().ssid == "HomeNet" and not os.path.exists(flash + "wifi.json.tmp")
+        with open(flash + "connect4.json") as f:
+            assert json.load(f)["settings"]["wifi"] is True
+        assert load(SavedGame(flash + "game.txt"), Board(), Rng())[1] == 0
+        assert not any(network.world.active.values())  # boot closed the app: Wi-Fi off, then the reset
+        result, panel = run_board(flash, 3000, overrides=overrides, cause=machine.reset_cause())
+        app = panel.apps[-1]
+        try:
+            assert result == "stopped" and len(panel.apps) == 1 and app.after_crash is False
+            assert app.wifi_on and app.link.address == "192.168.1.57" and app.web is not None
+            assert app.serial is None and app.board.moves_string() == "43" and app.mode == 1
+            assert load(SavedGame(flash + "game.txt"), Board(), Rng())[1] == 0  # not counted
+        finally:
+            app.close()
+        assert machine.RTC().memory() == b""  # read once: the next reset is a crash again
+        result, panel = run_board(flash, 500, overrides=overrides, cause=machine.HARD_RESET)
+        panel.apps[-1].close()
+        assert panel.apps[-1].after_crash is True and panel.apps[-1].board.moves_string() == "43"
+    finally:
+        network.world.reset()

@@ -30,6 +30,7 @@ import pytest
 
 from chromium import MISSING, phone
 from connect4.app.menu import ITEMS
+from connect4.engine import levels
 from tools import mpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -458,8 +459,34 @@ def test_a_press_during_a_level_8_search_plays_at_once(site_without_book, browse
     print("press during a level-8 search: answered %.0f ms after the press, %s" % (after_ms, found))
     assert found["level"] == 8
     assert found["stopped"] == "poll", found  # the press stopped it: not its budget, not its depth
-    assert found["nodes"] < 48000  # level 8's budget (connect4.engine.levels)
+    assert found["nodes"] < levels.nodes(8)  # level 8's budget
     wait(browser, "c4.state.moves.length > %d" % len(moves), 5, "the AI's disc played")
+
+
+def test_a_hint_on_the_empty_board_searches_within_the_top_levels_budget_and_says_what_it_cost(
+        site, browser):
+    """Was: a hint on the empty board printed no speed line (and took the page 9.7 s). The hint is
+    the top level's search (connect4.app.turn.hint: its node budget and depth); the page says
+    what it cost as it does for the AI's moves. Node counts only: the time is the machine's."""
+    open_board(browser, site)
+    click(browser, "select")
+    wait(browser, "c4.state.state && c4.state.state !== 'intro'", 5)
+    your_turn(browser)
+    assert c4(browser, "c4.state.moves") == ""
+    keys(browser, "h")
+    found = wait(browser, "c4.searches.find(s => s.hint)", 60, "the hint's report")
+    wait(browser, "c4.state.state === 'play'", 5, "the hint's column, blinking")
+    top = levels.MAX_LEVEL
+    assert found["level"] == top and found["kind"] == "search"
+    assert 0 < found["nodes"] <= levels.nodes(top) + 1  # the budget: the node past it aborts
+    assert found["stopped"] in ("", "nodes", "time"), found
+    assert found["depth"] <= levels.depth(top)
+    assert c4(browser, "c4.state.cursor") == found["move"]
+    line = text(browser, "speed")
+    assert line == found["words"] and line.startswith("The hint (level 8's search): column %d, %s nodes" % (
+        found["move"] + 1, format(found["nodes"], ","))), line
+    assert "the chip: about" in line
+    assert c4(browser, "c4.state.moves") == ""  # the player still decides
 
 
 def engine_commands():

@@ -230,6 +230,23 @@ def test_the_speed_line_names_the_move_and_gets_the_plurals_right():
     assert not re.search(r"\b1 nodes\b|0\.00 s", line + forced)
 
 
+def test_a_hints_speed_line_names_its_column_and_what_it_cost():
+    """The hint is the top level's search for the person to move (connect4.app.turn.hint)."""
+    r = {"hint": True, "level": 8, "move": 3, "kind": "search", "nodes": 60001, "depth": 12, "ms": 5100,
+         "stopped": "nodes"}
+    line = words.speed(r, RATE)
+    assert line.startswith("The hint (level 8's search): column 4, 60,001 nodes, depth 12, 5100 ms here "
+                           "(its node budget used up); the chip: about ")
+    assert words.speed(dict(r, kind="win", nodes=0, depth=1, stopped=""), RATE) == \
+        "The hint: column 4 makes four; a winning move needs no search."
+    assert "no move stops a four" in words.speed(dict(r, kind="lost", nodes=0, stopped=""), RATE)
+    forced = words.speed(dict(r, kind="forced", nodes=1000, stopped="nodes"), RATE)
+    assert forced.startswith("The hint (level 8's search): column 4, the one move that does not lose") \
+        and "1,000 nodes" in forced
+    assert "(stopped by its time cap)" in words.speed(dict(r, stopped="time"), RATE)
+    assert "The AI" not in line + forced
+
+
 def test_thousands():
     assert [words.thousands(n) for n in (0, 7, 999, 1000, 16694, 1234567, -4500)] == \
         ["0", "7", "999", "1,000", "16,694", "1,234,567", "-4,500"]

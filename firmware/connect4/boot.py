@@ -25,7 +25,10 @@ its first write, a crash of the game.
 - The hardware watchdog, if configured, is armed only once the game runs.
 - Each app, once built, listens for Improv Wi-Fi on the USB serial port
   (connect4.listen: the first minute, or for good while no home network is
-  set), unless Wi-Fi comes on at its start.
+  set), unless Wi-Fi comes on at its start. A network joined through it ends
+  the app's loop once answered (`restart`): the chip is reset (the hardware's
+  `restart`, no crash), and Wi-Fi comes on at the next start, as after any
+  power-on with the switch saved on, on a whole heap.
 """
 import gc
 import os
@@ -138,6 +141,9 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
             else:
                 use("connect4.listen").at_start(app, clock.ticks_ms())
             app.run(stop)
+            if app.restart:  # a network joined through Improv, answered: the board starts
+                app.close()  # anew, its heap whole, Wi-Fi on from the saved switch
+                hw.restart()  # (connect4.net.improv; never returns)
             return "stopped"
         except KeyboardInterrupt:
             raise

@@ -12,6 +12,7 @@ from connect4.hw.display import Display, led_map, brightness_for
 from connect4.hw.input import Button, Encoder, Input
 
 # NeoPixel.ORDER: where each of R, G, B (, W) goes in an LED's bytes
+_RESTART = b"restart"  # in the RTC's memory: the reset was the board's own (Hardware.restart)
 COLOR_ORDERS = {
     "RGB": (0, 1, 2, 3), "RBG": (0, 2, 1, 3), "GRB": (1, 0, 2, 3),
     "GBR": (2, 0, 1, 3), "BRG": (1, 2, 0, 3), "BGR": (2, 1, 0, 3),
@@ -28,12 +29,24 @@ class Hardware:
         self.input = inp
         self.wdt = None
         # The ESP32 port (ports/esp32/modmachine.c) says HARD_RESET after a panic, after
-        # MicroPython's fatal error and after machine.reset() (ESP_RST_PANIC, ESP_RST_SW; the
-        # firmware never calls it: connect4.boot restarts the app in place and sets this
-        # itself), WDT_RESET after the watchdog. Power-on and brownouts (PWRON_RESET), Ctrl-D
-        # (SOFT_RESET) and a reset from USB (0) are no crash.
+        # MicroPython's fatal error and after machine.reset() (ESP_RST_PANIC, ESP_RST_SW;
+        # connect4.boot restarts the app in place after an error and sets this itself),
+        # WDT_RESET after the watchdog. Power-on and brownouts (PWRON_RESET), Ctrl-D
+        # (SOFT_RESET) and a reset from USB (0) are no crash, and neither is the board's own
+        # `restart`, which says so in the RTC's memory (kept through a reset, not a power-on).
+        rtc = machine.RTC()
+        asked = rtc.memory() == _RESTART
+        if asked:
+            rtc.memory(b"")
         cause = machine.reset_cause()
-        self.after_crash = cause == machine.HARD_RESET or cause == machine.WDT_RESET
+        self.after_crash = not asked and (cause == machine.HARD_RESET or cause == machine.WDT_RESET)
+
+    def restart(self):
+        """Reset the chip, as its button does, marked as no crash: the board starts anew, the
+        GC heap whole (connect4.boot, once a network joined through Improv is answered:
+        connect4.net.improv). Never returns."""
+        machine.RTC().memory(_RESTART)
+        machine.reset()
 
     def start_watchdog(self):
         """Arm the hardware watchdog if configured (never in safe mode: it would reset the REPL)."""

@@ -5,11 +5,12 @@ The board listens while no home network is set, for the first minute after every
 and for MENU_MS when the menu's Wi-Fi item asks ("set up from a computer"), never while
 Wi-Fi is on: with Wi-Fi on at the start it does not listen (connect4.boot), the menu turns
 Wi-Fi off for it, Wi-Fi turned on stops it (connect4.app.menu), and so does a network
-joined through Improv. Wi-Fi and listening never share the heap, whose room with Wi-Fi on
-is the network's. Listening holds only the ear (connect4.ear: the app's `serial` hook,
-called at every loop step, not inside a search: what comes meanwhile waits) and its poll:
-this module is loaded for its use and dropped again (connect4.modules.use), and so is the
-protocol (`make memory`: docs/benchmarks.md).
+joined through Improv (then the board restarts into Wi-Fi on: connect4.net.improv). Wi-Fi
+and listening never share the heap, whose room with Wi-Fi on is the network's. Listening
+holds only the ear (connect4.ear: the app's `serial` hook, called at every loop step, not
+inside a search: what comes meanwhile waits) and its poll: this module is loaded for its
+use and dropped again (connect4.modules.use), and so is the protocol (`make memory`:
+docs/benchmarks.md).
 
 Improv's type byte for a command, 0x03, is also Ctrl-C, which would stop the app: while the
 board listens, MicroPython's Ctrl-C is off (micropython.kbd_intr; main.py turns it off first

@@ -15,6 +15,8 @@
   simulator's chip pacing: the search reads SELECT once per poll).
 - `reset()` raises `Reset`. `reset_world(cause)` forgets every line (tests) and
   sets the cause the next start reads.
+- `RTC().memory()`: bytes kept through every reset (`reset()`, the watchdog) and
+  lost at a power-on: `reset_world(PWRON_RESET)` forgets them.
 - `reset_cause()`: why the board last started, with the ESP32 port's constants
   (ports/esp32/modmachine.c: PWRON_RESET 1 for power-on or a brownout,
   HARD_RESET 2 for machine.reset(), MicroPython's fatal error or a panic,
@@ -66,6 +68,7 @@ _LINES = {}
 _PENDING = []
 _WATCHDOGS = []
 _CAUSE = [PWRON_RESET]  # what reset_cause() says
+_RTC_MEMORY = [b""]  # RTC().memory(): kept through a reset, not a power-on
 
 
 def _line(gpio):
@@ -77,11 +80,14 @@ def _line(gpio):
 
 def reset_world(cause=PWRON_RESET):
     """A new world: no lines, no handlers, no watchdog; the next start reads `cause`
-    (power-on unless a test or the simulator says another)."""
+    (power-on unless a test or the simulator says another), and the RTC's memory is kept
+    unless it is a power-on."""
     _LINES.clear()
     del _PENDING[:]
     del _WATCHDOGS[:]
     _CAUSE[0] = cause
+    if cause == PWRON_RESET:
+        _RTC_MEMORY[0] = b""
 
 
 def reset_cause():
@@ -194,6 +200,16 @@ def check_watchdogs():
             del _WATCHDOGS[:]
             _CAUSE[0] = WDT_RESET
             raise WatchdogReset("watchdog timeout")
+
+
+class RTC:
+    def __init__(self, id=0):
+        pass
+
+    def memory(self, data=None):
+        if data is None:
+            return _RTC_MEMORY[0]
+        _RTC_MEMORY[0] = bytes(data)
 
 
 def reset():

@@ -32,6 +32,7 @@ class App:
     def __init__(self):
         self.serial = None
         self.cfg = {"flash_dir": tmpdir("improv")}
+        self.stopped = self.restart = False  # (the App's: its loop ends, the board restarts)
 
 
 class Board:
@@ -42,6 +43,7 @@ class Board:
         self.joins = list(joins)  # what joined() says at each step after a join ("": failed)
         self.calls = []
         self.networks = [(b"HomeNet", -48, True), (b"Cafe", -71, False)]
+        self.kept = True  # the switch saved on at the join (provision's Board)
 
     def url(self):
         return self.home_url

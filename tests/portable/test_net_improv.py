@@ -110,7 +110,28 @@ def test_wifi_settings_join_then_answer_the_url_and_the_board_stops_listening():
     app.serial(30)
     got = frames(port)
     assert got[0] == (1, b"\x04") and strings(got[1][1], 1) == ["http://192.168.1.57/"]
-    assert len(got) == 2 and app.serial is None  # Wi-Fi is on: no more listening
+    assert len(got) == 2 and app.serial is not ear  # Wi-Fi is on: no more listening
+    # the answer leaves the port; then the app's loop ends for the board to restart
+    port.send(rpc(2))  # (no more listening: unheard)
+    for now in (31, 100, 529):
+        app.serial(now)
+        assert not app.restart and not app.stopped
+    app.serial(530)
+    assert app.restart and app.stopped and frames(port) == [] and port.data
+    app.serial(540)  # (until the loop ends: nothing more)
+    assert frames(port) == [] and board.calls == [("join", "HomeNet", "secret123")]
+
+
+def test_a_join_whose_switch_the_flash_refused_answers_and_does_not_restart():
+    board = Board(joins=("http://192.168.1.57/",))
+    board.kept = False  # Wi-Fi is on, but would not be on at the next start
+    app, port = rig(None, board)
+    port.send(rpc(1, settings(b"HomeNet", b"secret123")))
+    hear(app, port)
+    app.serial(10)
+    got = frames(port)
+    assert got[0] == (1, b"\x04") and strings(got[1][1], 1) == ["http://192.168.1.57/"]
+    assert app.serial is None and not app.restart and not app.stopped
 
 
 def test_a_network_it_cannot_join_is_unable_to_connect_and_put_back():

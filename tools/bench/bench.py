@@ -4,7 +4,8 @@ Every figure is measured in this run:
   0. the chip's speed (`--only chip`): instructions per search node counted on the
      emulated ESP32-C3 (tools/chip/speed.py; needs the emulator and FIRMWARE=, else
      skipped, saying why), recorded in tools/data/chip.txt, which every chip time
-     below uses (tools.common.chip_nodes_per_second, at tools.common.CHIP_IPS);
+     below uses (tools.common.chip_nodes_per_second, at tools.common.CHIP_IPS), and
+     with --micropython callgrind's count beside it (tools/bench/instr_per_node.py);
      the phone page on the emulated chip (`--only chip-wifi`, and only then: about an
      hour of the emulator; tools/bench/chip_wifi.py): the heaps at each moment and the
      requests answered under the page's load (tools/chip/wifi_load.py) and under a
@@ -150,6 +151,12 @@ def chip_speed(args, say):
     say("| search nodes per second | %s-%s |" % (format(slow, ","), format(fast, ",")))
     say("| level %d at its full budget (%s nodes) | %.2f-%.2f s |" % (
         TOP, format(top, ","), top * ipn / common.CHIP_IPS_RANGE[1], top * ipn / common.CHIP_IPS_RANGE[0]))
+    if args.micropython:  # the cross-check beside it: callgrind's count, x86 instructions
+        from tools.bench.instr_per_node import measure, port_words
+        say.progress("chip: callgrind's cross-check on %s" % args.micropython)
+        say("| callgrind's cross-check: x86 instructions a node on %s (chipbench's 3 positions, "
+            "tools/bench/instr_per_node.py) | %s |" % (port_words(args.micropython),
+                                                      format(measure(args.micropython), ",")))
     poll = poll_interval()
     say("| the search's poll, every %d nodes (the button read, the web server's round) | %.1f-%.1f ms |" % (
         poll, poll * ipn * 1000.0 / common.CHIP_IPS_RANGE[1], poll * ipn * 1000.0 / common.CHIP_IPS_RANGE[0]))
@@ -565,8 +572,9 @@ def speed_and_memory(args, say):
     say()
     say("The chip's speed: [Speed on the chip](#speed-on-the-chip) (%s)." % source)
     if callgrind is not None:
+        from tools.bench.instr_per_node import port_words
         say("Callgrind on %s (tools/bench/instr_per_node.py, x86 instructions of the unix port, "
-            "a cross-check): %d instructions per node." % (args.micropython, callgrind))
+            "a cross-check): %d instructions per node." % (port_words(args.micropython), callgrind))
     say()
     say.part("stack")
     stack_table(say)

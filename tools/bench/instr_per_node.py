@@ -41,6 +41,22 @@ def count(binary, budget, size=None):
     return instructions, nodes
 
 
+def word_bits(binary):
+    """32 or 64: the unix port's word size, from its ELF header (None: not an ELF file)."""
+    with open(binary, "rb") as f:
+        head = f.read(5)
+    if head[:4] != b"\x7fELF":
+        return None
+    return {1: 32, 2: 64}.get(head[4])
+
+
+def port_words(binary):
+    """How a page names the binary: "the 32-bit unix port" (never its path, which is the
+    measurer's own)."""
+    bits = word_bits(binary)
+    return "the %s unix port" % ("%d-bit" % bits if bits else "MicroPython")
+
+
 def measure(binary, low=3000, high=12000, size=None):
     i1, n1 = count(binary, low, size)
     i2, n2 = count(binary, high, size)

@@ -109,7 +109,8 @@ class UnixPort:
     protocol: a new process a game, so its table starts empty as an AIPlayer's."""
 
     def __init__(self, level, seed, book, micropython):
-        self.proc = subprocess.Popen([micropython, "engine_main.py"], cwd=run_dir(book),
+        # the binary's path as given, from here: the process runs in the book's folder
+        self.proc = subprocess.Popen([os.path.abspath(micropython), "engine_main.py"], cwd=run_dir(book),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self._send("level %d\nseed %d\n" % (level, seed))
 

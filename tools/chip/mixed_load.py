@@ -25,7 +25,7 @@ import threading
 import time
 
 from tools.chip import probe
-from tools.chip.wifi_load import REPORT_MS, REPORT_STALL_S, Client, emulated_ms, follow_events
+from tools.chip.wifi_load import REPORT_MS, REPORT_STALL_S, REQUEST_S, Client, emulated_ms, follow_events
 
 POLLERS = 3
 POLL_S = 0.3
@@ -260,7 +260,7 @@ def measure(c, load_s, seed, ballast=0, grow=False, keep_text=False):
     finally:
         stop.set()
         for t in threads:
-            t.join(timeout=90)
+            t.join(timeout=REQUEST_S + 30)
     # after the load: a fresh pairing, a written value, read back at once
     writer.code = writer.new_code()
     writer.pair()

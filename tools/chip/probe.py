@@ -46,6 +46,16 @@ def run(c, **probe):
     c.read_until(b"OK", timeout=60)
 
 
+def main_py(**probe):
+    """(board path, bytes) of a /main.py that runs the probe with these arguments where the
+    product's runs boot.start(), at every start of the board (a reset by the firmware too):
+    MicroPython's Ctrl-C off first, as main.py does it; a Ctrl-C that stops the app leaves
+    the friendly REPL."""
+    return ("/main.py", ("import micropython\nmicropython.kbd_intr(-1)\nimport sys\n"
+                         "sys.argv[:] = ['app_probe', %r]\ntry:\n    import app_probe\n"
+                         "except KeyboardInterrupt:\n    pass\n" % repr(probe)).encode())
+
+
 def parse_fields(line):
     """`probe heap ms=1 gc_used=2 ...` -> {"ms": 1, "gc_used": 2, ...}"""
     out = {}

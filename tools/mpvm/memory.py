@@ -39,8 +39,9 @@ the board the way `connect4.boot.main` does. Figures, in bytes:
   its poll); improv: what answering one frame (device info) held at most beyond it,
   connect4.net.improv and provision loaded for it (its garbage counted; dropped after);
   improv_join: what a join for Improv holds beyond Wi-Fi on while Wi-Fi comes on (the ear and
-  that code, until the answer), before any page is served; improv_names: what of it stays
-  after, the names it interned (MicroPython keeps them until the board restarts);
+  that code, until the answer), before any page is served; improv_names: what of it would
+  stay after, the names it interned (MicroPython keeps them until the board restarts, which
+  it does once the answer is out: connect4.net.improv);
 - board_hold, board_ask: what a game of two boards (issue 37) holds beyond Wi-Fi on, this
   board holding the game (connect4.app.twoboards and boardhold, after the other board's first
   poll), then asking another board for one (boardask, its client connect4.net.peer with its
@@ -178,7 +179,7 @@ def report(f):
         "  footprint with Wi-Fi on   %s (the IDF's Wi-Fi buffers come on top: docs/benchmarks.md)" % kb(f["footprint_web"]),
         "  listening for Improv      +%d B (the ear on the USB serial port, Wi-Fi off); a frame answered "
         "+%s at most (its code loaded for it); a join +%s beyond Wi-Fi on until its answer, +%d B of "
-        "names after" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
+        "names after (until the restart that follows it)" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
         "  a game of two boards      holding %+d B, asking %+d B beyond Wi-Fi on (its code loaded for it, "
         "the AI's table shrunk meanwhile); +%d B of names after" % (
             f["board_hold"], f["board_ask"], f["board_names"]),

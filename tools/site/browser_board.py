@@ -18,8 +18,8 @@ The JS side is the module `jsboard` (registered by worker.js):
   pins(json)      the input lines of the preset, by name
   panel(json)     the matrix: width, height, the cell of each LED (the firmware's
                   led_map, inverted, as world.Panel does) and the colour order
-  search(json)    the AI's move: nodes, depth, ms, stopped, its kind and the page's
-                  speed line (`words`)
+  search(json)    the AI's move or a hint: nodes, depth, ms, stopped, its kind and the
+                  page's speed line (`words`); a hint's has "hint": true
   state(json)     when the game or the menu changes: the app's state's name, the
                   game's moves, the cursor, and in words (lib/words.py, from
                   connect4.app.face's snapshot and the menu) the status line, the
@@ -42,6 +42,7 @@ from connect4 import boot, fallback, hardware_setup
 from connect4.app.assemble import build_app
 from connect4.app.face import Face  # the phone page's reads: this page's too
 from connect4.app.game import MENU
+from connect4.engine.levels import MAX_LEVEL  # the hint's level: connect4.app.turn.hint
 from connect4.hw.display import led_map
 import words
 
@@ -106,6 +107,15 @@ class Board:
         self.started = time.ticks_ms()
         self.app = build_app(self.cfg, self.hw, time, self.seed, self._listen)
         self.app.start()
+        self.hint = None  # the hint's SearchResult, until step() reports it
+        hinted = self.app.hinted  # connect4.app.turn.hint hands its search to app.hinted: seen here
+        # first, so that the page says what the hint cost as it says what the AI's move cost
+
+        def on_hint(result, now):
+            self.hint = result
+            hinted(result, now)
+        self.app.hinted = on_hint
+
         self.face = Face(self.app)
         self.shown = None
         self.moves = None
@@ -154,14 +164,21 @@ class Board:
             return not self.halted
         found = app.turn.last_search
         if found is not None and found is not before:  # the board is still the one searched
-            report = {"move": found.move, "nodes": found.nodes, "depth": found.depth,
-                      "stopped": found.stopped, "ms": time.ticks_diff(time.ticks_ms(), t0),
-                      "level": app.ai.level, "kind": words.search_kind(app.board, found),
-                      "blunder": words.blunder_percent(app.ai)}
-            report["words"] = words.speed(report, self.chip_rate)
-            jsboard.search(json.dumps(report))
+            self._report(found, t0, app.ai.level, {"blunder": words.blunder_percent(app.ai)})
+        if self.hint is not None:  # the board the hint searched: the person's move is still to come
+            found, self.hint = self.hint, None
+            self._report(found, t0, MAX_LEVEL, {"hint": True})
         self._state()
         return True
+
+    def _report(self, found, t0, level, extra):
+        """A search's report and speed line to the page (the step began at t0)."""
+        report = {"move": found.move, "nodes": found.nodes, "depth": found.depth,
+                  "stopped": found.stopped, "ms": time.ticks_diff(time.ticks_ms(), t0),
+                  "level": level, "kind": words.search_kind(self.app.board, found)}
+        report.update(extra)
+        report["words"] = words.speed(report, self.chip_rate)
+        jsboard.search(json.dumps(report))
 
     def _crash(self, exc):
         """boot.main()'s answer to an unexpected error, and the traceback to the page."""

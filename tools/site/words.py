@@ -262,9 +262,12 @@ def chip_time(nodes, rate):
 
 def speed(r, rate):
     """The speed line: r is the page's search report (level, kind, nodes, depth, ms, stopped,
-    blunder: the percent it was drawn with); rate the chip's nodes a second."""
-    who = "The AI (level %d)" % r["level"]
+    blunder: the percent it was drawn with; "hint": a hint's search, the top level's, for the
+    person to move); rate the chip's nodes a second."""
     kind = r["kind"]
+    if r.get("hint"):
+        return hint_speed(r, rate)
+    who = "The AI (level %d)" % r["level"]
     if kind == "blunder":
         return "%s played a random move (its blunder chance, %d%%): no search." % (who, r["blunder"])
     if kind == "book":
@@ -273,13 +276,34 @@ def speed(r, rate):
         return "%s made four: a winning move needs no search." % who
     if kind == "lost":
         return "%s cannot stop a four whatever it plays: no search." % who
-    cost = "%s, depth %d, %d ms here%s; the chip: %s (%s nodes/s)." % (
-        count(r["nodes"], "node"), r["depth"], r["ms"], STOPPED.get(r["stopped"], ""),
-        chip_time(r["nodes"], rate), thousands(rate))
+    cost = search_cost(r, rate)
     if kind == "forced":
         return "%s had one move that does not lose at once (forced), searched only for its score: %s" % (
             who, cost)
     return "%s searched %s" % (who, cost)
+
+
+def search_cost(r, rate):
+    """What a search cost: its nodes and depth, its time here and on the chip."""
+    return "%s, depth %d, %d ms here%s; the chip: %s (%s nodes/s)." % (
+        count(r["nodes"], "node"), r["depth"], r["ms"], STOPPED.get(r["stopped"], ""),
+        chip_time(r["nodes"], rate), thousands(rate))
+
+
+def hint_speed(r, rate):
+    """The speed line of a hint: the top level's search for the person to move (no book, no
+    blunder: connect4.app.turn.hint), its column and what it cost."""
+    col = r["move"] + 1
+    kind = r["kind"]
+    if kind == "win":
+        return "The hint: column %d makes four; a winning move needs no search." % col
+    if kind == "lost":
+        return "The hint: column %d; no move stops a four: no search." % col
+    who = "The hint (level %d's search): column %d" % (r["level"], col)
+    if kind == "forced":
+        return "%s, the one move that does not lose at once, searched only for its score: %s" % (
+            who, search_cost(r, rate))
+    return "%s, %s" % (who, search_cost(r, rate))
 
 
 def blunder_percent(ai):

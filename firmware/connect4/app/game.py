@@ -127,7 +127,8 @@ class App:
         self.idle_ms = 0  # since the last input, as of this loop step's TICK
         self.dimmed = False
         self.games = 0
-        self.stopped = False
+        self.stopped = False  # the loop ends (run returns) at its next step
+        self.restart = False  # ... and the board restarts then (connect4.boot): an Improv join's
         # the web API (connect4.net): writes queued as (fn, arg), applied by step() as fn(app, arg,
         # now); `interrupt` stops a search at its next poll; pump() lets the server run one round
         self.commands = []

@@ -29,7 +29,7 @@ LEVELS = (
     (4, 1500, 5),       # 5
     (6, 4000, 2),       # 6
     (12, 15000, 0),     # 7
-    (42, 48000, 0),     # 8: the strongest the chip affords (at most 3 s a move: tests/test_sizes.py)
+    (42, 60000, 0),     # 8: what 2 s buys on the chip at its slow end (docs/ai.md#levels; 3 s at most: tests/test_sizes.py)
 )
 
 MIN_LEVEL = 1
@@ -46,10 +46,10 @@ def depth(level):
 
 
 # A node's cost on each size, percent of a 7x6 node's: rows 4..7, columns 4..8 each
-_COST = bytes((67, 69, 78, 82, 88,     # 4 rows
+_COST = bytes((68, 69, 78, 82, 88,     # 4 rows
                68, 78, 83, 96, 102,    # 5
-               73, 80, 94, 100, 106,   # 6
-               74, 87, 94, 103, 108))  # 7
+               73, 81, 94, 100, 106,   # 6
+               74, 87, 95, 103, 109))  # 7
 
 
 def node_cost(cols, rows):

@@ -5,9 +5,10 @@ its USB serial port for its state, what it is and the networks it sees, and give
 network. The ear (connect4.listen) hears a frame begin ("IMPROV") and loads this module for
 the rest of it (connect4.modules.use: it leaves the heap after); `serve` reads the rest,
 answers, and for "send Wi-Fi settings" leaves a `Joining` on the app's serial hook until the
-board is on that network (then it stops listening: Wi-Fi is on) or could not join it. A scan
-holds the game loop the seconds it takes (the board is being set up, nobody plays). The board's side of it all (its state, name,
-the scan, the join) is connect4.net.provision's Board.
+board is on that network (then, its URL answered, the board restarts: Wi-Fi comes on from the
+saved switch on a whole heap) or could not join it. A scan holds the game loop the seconds
+it takes (the board is being set up, nobody plays). The board's side of it all (its state,
+name, the scan, the join) is connect4.net.provision's Board.
 
 A frame: b"IMPROV", the version (1), its type, the data's length, the data, and a checksum,
 the low byte of the sum of every byte before it. The board ends each of its own with a
@@ -21,6 +22,7 @@ not join, UNABLE_TO_CONNECT (the settings it had are put back). What follows a b
 to its newline, is read and dropped (the rest of a frame longer than its length said).
 """
 from micropython import const
+from time import ticks_diff
 
 # private names: consts take no room, in the module or among the names MicroPython interns
 _HEADER = b"IMPROV"
@@ -47,6 +49,8 @@ _GET_INFO = const(3)
 _GET_NETWORKS = const(4)
 
 _WAIT_MS = const(200)  # the longest pause inside a frame (its bytes come together)
+_FLUSH_MS = const(500)  # from the URL written to the restart: the UART's FIFO and the USB
+#                         host's reads empty it (a frame of some 40 bytes: 4 ms at 115,200 baud)
 _MAX_SSID = const(32)  # bytes (802.11)
 
 
@@ -186,24 +190,36 @@ def send(ear, kind, data):
 
 class Joining:
     """The app's serial hook while the board joins the network a computer gave it: each
-    step asks the board how far it is; then the URL (PROVISIONED), and the board stops
-    listening (Wi-Fi is on: connect4.listen), or UNABLE_TO_CONNECT with the settings it had
-    put back, and the ear listens again (what came meanwhile waits)."""
+    step asks the board how far it is; then the URL (PROVISIONED), the board stops listening,
+    and once the answer has left the port (_FLUSH_MS) the app's loop ends for the board to
+    restart (connect4.boot): Wi-Fi comes on at the next start from the switch saved on, on a
+    whole heap, as after any power-on, with nothing of the join left in it (the names it
+    interned stay until a restart). Or UNABLE_TO_CONNECT with the settings it had put back,
+    and the ear listens again (what came meanwhile waits)."""
 
     def __init__(self, ear, board):
         self.ear = ear
         self.board = board
+        self.answered = None  # ticks_ms when the URL was written
 
     def __call__(self, now):
+        ear = self.ear
+        app = ear.app
+        if self.answered is not None:
+            if ticks_diff(now, self.answered) >= _FLUSH_MS:
+                app.restart = app.stopped = True
+            return
         url = self.board.joined(now)
         if url is None:  # still joining
             return
-        ear = self.ear
-        ear.app.serial = ear
+        app.serial = ear
         if url:
             send(ear, _CURRENT_STATE, bytes((_PROVISIONED,)))
             send(ear, _RPC_RESULT, result(_WIFI_SETTINGS, (url,)))
             ear.stop()
+            if self.board.kept:  # wifi.json and the switch on flash: on at the next start
+                self.answered = now
+                app.serial = self
         else:
             self.board.undo(now)
             send(ear, _ERROR_STATE, bytes((_UNABLE_TO_CONNECT,)))

@@ -5,8 +5,11 @@ it sees, and a home network given from a computer, joined and kept.
 kept in wifi.json (connect4.net.netconf, written atomically), and Wi-Fi comes on through the
 app's switch (connect4.app.online, saved on as the menu saves it): the link joins it and
 serves the page there (connect4.net.link). The board answers with its address as a URL once
-joined; if it could not join (the link made its own access point instead, or the radio
-failed), the settings it had are put back and Wi-Fi is left as it was.
+joined, then restarts (connect4.net.improv: wifi.json and the switch are on flash by then, so
+Wi-Fi comes on again at the start, on the same network: the router's DHCP gives the same
+station the same address in practice); if it could not join (the link made its own access
+point instead, or the radio failed), the settings it had are put back and Wi-Fi is left as it
+was.
 
 Loaded with connect4.net.improv for one frame (and kept while a join runs). It is the one
 module beside connect4.net.wifi that touches `network`, for the scan: rare work whose code
@@ -30,6 +33,7 @@ class Board:
         self.before = ("", "")  # (ssid, password) kept before a join, put back if it fails
         self.was_on = False
         self.since = 0
+        self.kept = True  # the switch saved on (joined): the board may restart into Wi-Fi on
 
     def url(self):
         """The board's address on its home network, if it is on it (Improv's PROVISIONED)."""
@@ -92,7 +96,7 @@ class Board:
             return ""
         if not app.settings["wifi"]:  # on again at the next start, as the menu's switch
             app.settings["wifi"] = True
-            app.store.save()
+            self.kept = app.store.save()
         return url
 
     def undo(self, now):
