@@ -216,8 +216,9 @@ def give_up(duo, app, now):
 
 def leave(duo, app, now, text=None):
     """This board is out of the game of two boards (given up, a game of another mode, the other
-    board left): its file gone, the pump back to the server's. The asker tells the holder if it
-    can (a moment's wait, at most the Peer's timeout)."""
+    board left): its file gone, the pump back to the server's, and the board restarts once
+    `text` has gone by. The asker tells the holder if it can (a moment's wait, at most the
+    Peer's timeout)."""
     app.duo = None
     app.pump = duo.inner
     forget("connect4.app.twoboards")  # (imported by boardhold or boardask): gone with the game
@@ -231,3 +232,5 @@ def leave(duo, app, now, text=None):
         duo.client = None  # type: ignore[attr-defined]  # (the asker's)
     if text:
         _banner(app, text, _ORANGE, now)
+    app.restart = True  # once its text has gone by (App.step): what the game loaded, the names
+    # it interned for good and the AI's table, at its size again, all on a whole heap (connect4.boot)
