@@ -316,11 +316,14 @@ class Boards:
         self.press(ask)
         from connect4.app.boards import WAITS
         self.turn(ask, WAITS.index(wait))
-        self.press(ask)
-        self.run_until(lambda: ask.app.duo is not None and hold.app.duo is not None
-                       and ask.app.duo.fields["game"] == hold.app.duo.fields["game"] == 1, 10000)
+        restarts = self.restarts
+        self.press(ask)  # the asker restarts into the game (connect4.app.boards)
+        self.run_until(lambda: self.restarts == restarts + 1 and self.ask.app.duo is not None
+                       and self.hold.app.duo is not None
+                       and self.ask.app.duo.fields["game"] == self.hold.app.duo.fields["game"] == 1, 10000)
         if hold_level:
-            self.player(hold, hold_level)
+            self.player(self.hold, hold_level)
+        hold, ask = self.hold, self.ask
         return hold.app.duo, ask.app.duo
 
     def player(self, rig, level, wait=None):

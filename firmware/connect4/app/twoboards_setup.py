@@ -27,6 +27,7 @@ from connect4.modules import use, forget
 FILE = "board.json"  # (connect4.app.twoboards' save and connect4.app.takeback know it too)
 _WHITE = 0xFFFFFF
 _ORANGE = 0xFF5000
+_JOIN_MS = 10000  # a board started again has its network within this (the chip's join: a few s)
 
 
 def _banner(app, text, color, now):
@@ -83,8 +84,11 @@ def resumed(duo, app):
     """A start took the game of two boards back (connect4.app.takeback): the game in progress
     goes on; the holder with none begins the next, the asker waits for the holder's answer.
     True: a game goes on."""
+    clock = app.clock
+    now = clock.ticks_ms()
+    duo.heard = clock.ticks_add(now, _JOIN_MS)  # (not lost while this board joins its network)
     if duo.side == 0 and not (app.board.count and app.mode == MODE_TWO):
-        begin(app, app.clock.ticks_ms())
+        begin(app, now)
         return True
     app.mode = MODE_TWO
     app.game_levels = tuple(duo.fields["levels"])
