@@ -211,7 +211,7 @@ def test_turning_points_are_where_the_mover_had_better_before():
 
 def test_a_record_that_goes_on_after_a_win_replays_up_to_the_win():
     from connect4.app.replay import Replay
-    from connect4.app.records import parse
+    from connect4.app.recordfile import parse
     replay = Replay(parse("3 two r 0/0 r 0/0 12121212 ????????"), 0)
     assert replay.length == 7
     for t in range(1, 12):

@@ -23,6 +23,7 @@ from _mpvm import run_steps
 
 NODES = (int(sys.argv[1]), int(sys.argv[2]))
 GAME_LEVEL = int(sys.argv[3])
+ROLE = sys.argv[4] if len(sys.argv) > 4 else "ask"  # the game of two boards' role measured
 out = {}
 keep = {}
 
@@ -200,35 +201,38 @@ def steps():
     out['improv_names'] = held(base) - live - out['web_with_table']  # interned for good
 
     web = held(base)
-    # A game of two boards (issue 37), loaded for it: this board holding it for another (its
-    # token's digest: connect4.app.boardhold), then asking another for one (its client, the Peer
-    # with its buffer: connect4.app.boardask, connect4.net.peer); each after its first answer,
-    # its banner gone.
-    use("connect4.app.boardhold").hold(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0},
-                                       clock.ticks_ms())
-    app.duo.route(app, b"\x01" * 32, {})  # the asker's poll: POST /api/board {}'s answer
+    # A game of two boards (issue 37), one role a run (ROLE: the names each interns are its own),
+    # each after its first answer, its banner gone. The asker restarts into its game
+    # (connect4.app.boards), so it is measured on a heap just started with Wi-Fi on: its client
+    # (the Peer with its buffer: connect4.net.peer) and connect4.app.boardask. The holder takes
+    # the ask while it shows its own "play a board" page: that page's code (connect4.app.boards,
+    # connect4.net.finder) loaded and dropped first, its names interned; then its game (the
+    # asker's token's digest: connect4.app.boardhold). Either leaves by a restart
+    # (connect4.app.twoboards_setup.leave): board_names is what would stay without one.
+    if ROLE == "ask":
+        from connect4.net.peer import Peer
+        client = Peer("10.0.0.1", 80, "0123456789abcdef01234567")
+        use("connect4.app.boardask").ask(app, {"name": "connect4-ABCD", "host": "10.0.0.1", "port": 80,
+                                               "token": client.token, "levels": [0, 0], "wait": 0},
+                                         client, clock.ticks_ms())
+        app.duo.told = {"game": 1, "moves": "", "first": 0, "levels": [0, 0], "size": "7x6"}
+        app.step()  # its first answer followed: the holder's game
+        client = Peer = None
+        app.duo.lost = True  # (nothing to tell the holder when it leaves: no sockets here)
+    else:
+        use("connect4.app.boards")
+        use("connect4.net.finder")
+        use("connect4.app.boardhold").hold(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0},
+                                           clock.ticks_ms())
+        app.duo.route(app, b"\x01" * 32, {})  # the asker's poll: POST /api/board {}'s answer
     app.banner = None
     yield
-    out['board_hold'] = held(base) - web
+    out['board_' + ROLE] = held(base) - web
     app.duo.leave(app, clock.ticks_ms())
     app.banner = None
+    app.restart = app.stopped = False  # (the board would restart here: the probe goes on)
     yield
-    from connect4.net.peer import Peer
-    client = Peer("10.0.0.1", 80, "0123456789abcdef01234567")
-    use("connect4.app.boardask").ask(app, {"name": "connect4-ABCD", "host": "10.0.0.1", "port": 80,
-                                           "token": client.token, "levels": [0, 0], "wait": 0},
-                                     client, clock.ticks_ms())
-    app.duo.told = {"game": 1, "moves": "", "first": 0, "levels": [0, 0], "size": "7x6"}
-    app.step()  # its first answer followed: the holder's game
-    client = Peer = None
-    app.banner = None
-    yield
-    out['board_ask'] = held(base) - web  # (with what the holder interned: the same names mostly)
-    app.duo.lost = True  # (nothing to tell the holder: no sockets here)
-    app.duo.leave(app, clock.ticks_ms())
-    app.banner = None
-    yield
-    out['board_names'] = held(base) - web  # what stays after both: names interned for good
+    out['board_names'] = held(base) - web  # names interned for good, but for that restart
 
     keep['web'] = keep['answer'] = None  # Wi-Fi off again
     yield
