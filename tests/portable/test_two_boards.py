@@ -209,3 +209,16 @@ def test_giving_up_waiting_by_a_press_or_by_the_time_set_ends_it_for_neither():
     for rig in b.rigs():
         assert rig.app.duo is None and rig.app.wifi_on and rig.app.mode != MODE_TWO
         assert rig.app.turn.searcher.tt_entries >= 256  # its own again, not the game's 16 (twoboards.TABLE)
+
+
+def test_the_holders_longest_answer_fits_the_askers_buffer():
+    """The asker reads an answer into one small buffer (connect4.net.peer: a longer one is no
+    answer): the holder's poll answer for the largest game, an 8x7 board full after 56 moves at
+    a late game number, with the server's own head, fits it."""
+    from connect4.net import peer
+    from connect4.net.server import _json
+    b, h, a = begun("tb6", "hold", 3)
+    status, got = h.duo.route(h, h.duo.peer, {})
+    assert status == 200 and sorted(got) == ["first", "game", "levels", "moves", "size"]
+    got.update({"game": 99999, "moves": "8" * 56, "size": "8x7", "levels": [8, 8]})
+    assert len(_json(200, got)) <= peer._BUF  # (the server's answer, head and body)
