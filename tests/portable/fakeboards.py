@@ -302,7 +302,10 @@ class Boards:
         typed, this board's player (`level`: 0 the buttons) and waiting time: the game is on.
         The holder's side then handed to its AI at `hold_level` (its own menu's page)."""
         hold, ask = self.hold, self.ask
-        self.wifi_on(hold)
+        self.menu_to(hold, "board")  # the holder shows its page too (it is asked there)
+        self.press(hold)
+        self.run(1500)
+        self.turn(hold, 0)
         self.menu_to(ask, "board")
         self.press(ask)  # Wi-Fi comes on with the page
         self.run(1500)

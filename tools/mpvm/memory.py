@@ -145,6 +145,7 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
     for figures in got[:1]:
         if len(got) == 2:
             figures["board_hold"] = got[1]["board_hold"]  # (the rest the same: one run's)
+            figures["board_page"] = got[1]["board_page"]
             figures["board_names"] = max(figures["board_names"], got[1]["board_names"])
             figures.update(native)
             figures["footprint"] = (max(figures["search_peak"], figures["game_peak"]) + native["native"]
@@ -159,6 +160,7 @@ def measure(heap=HEAP, nodes=NODES, game_level=GAME_LEVEL, timeout=600):
             figures["gc_web_budget"] = common.CHIP_GC_HEAP_APP - common.CHIP_GC_FREE_MIN
             figures["gc_web_hold"] = figures["gc_web"] + figures["board_hold"]
             figures["gc_web_ask"] = figures["gc_web"] + figures["board_ask"]
+            figures["gc_web_page"] = figures["gc_web"] + figures["board_page"]
             return figures
     raise RuntimeError("memory probe failed:\n" + "".join(r.stdout + r.stderr for r in runs))
 
@@ -184,15 +186,17 @@ def report(f):
         "+%s at most (its code loaded for it); a join +%s beyond Wi-Fi on until its answer, +%d B of "
         "names after (until the restart that follows it)" % (f["listening"], kb(f["improv"]), kb(f["improv_join"]), f["improv_names"]),
         "  a game of two boards      holding %+d B, asking %+d B beyond Wi-Fi on (its code loaded for it, "
-        "the AI's table shrunk meanwhile); +%d B of names after" % (
-            f["board_hold"], f["board_ask"], f["board_names"]),
+        "the AI's table shrunk meanwhile), %+d B while the page shows and an ask comes; +%d B of names "
+        "after (until the restart that ends it)" % (
+            f["board_hold"], f["board_ask"], f["board_page"], f["board_names"]),
         "  budget                    %s (half the chip's ~180 KB)" % kb(f["budget"]),
         "  GC heap with Wi-Fi on     %s = the app after a game (%s) - replaced bytecode + Wi-Fi + %s the "
         "chip holds beyond" % (kb(f["gc_web"]), kb(f["live"]), kb(common.CHIP_GC_EXTRA_WIFI)),
         "  ... its budget            %s (the chip's GC heap once the app is built, %s, less %s "
         "kept free: issue 36)" % (kb(f["gc_web_budget"]), kb(common.CHIP_GC_HEAP_APP),
                                   kb(common.CHIP_GC_FREE_MIN)),
-        "  ... holding a board's game %s, asking for one %s" % (kb(f["gc_web_hold"]), kb(f["gc_web_ask"])),
+        "  ... holding a board's game %s, asking for one %s, its page %s" % (
+            kb(f["gc_web_hold"]), kb(f["gc_web_ask"]), kb(f["gc_web_page"])),
     ])
 
 

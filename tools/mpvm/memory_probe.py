@@ -220,10 +220,20 @@ def steps():
         client = Peer = None
         app.duo.lost = True  # (nothing to tell the holder when it leaves: no sockets here)
     else:
-        use("connect4.app.boards")
+        now = clock.ticks_ms()
+        app.menu = use("connect4.app.menu").Menu(app.settings, app.store.stats, app._set_brightness,
+                                                 app.records)
+        page = app.menu.games = use("connect4.app.boards").Boards(app, now)
+        page.tick(app, now)  # (no finder: the VM has no sockets; its code loaded all the same)
         use("connect4.net.finder")
-        use("connect4.app.boardhold").hold(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0},
-                                           clock.ticks_ms())
+        app.banner = None
+        got = page.asked(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0})
+        page = None
+        yield
+        out['board_page'] = held(base) - web  # the page shown, an ask taken: the fullest moment
+        fn, arg = app.commands.pop()
+        fn(app, arg, now)  # the ask taken: the page and the menu gone, the game begun
+        fn = arg = got = None
         app.duo.route(app, b"\x01" * 32, {})  # the asker's poll: POST /api/board {}'s answer
     app.banner = None
     yield

@@ -24,11 +24,6 @@ def hold(app, who, data, now):
     setup().held(Holder(app, 0, {}), app, who, data, now)
 
 
-def route(app, who, data):
-    """POST /api/board from the board `who`, no game of two boards here: (status, dict)."""
-    return setup().route(app, None, who, data, hold)
-
-
 def resume(app, fields):
     """A start took back the game this board holds (connect4.app.takeback: the file's
     `fields`): it goes on, or with no game in progress the next begins. True."""

@@ -222,10 +222,16 @@ class Face:
     # ---- a game of two boards (connect4.app.twoboards): `who` is the asking token's digest
     def board(self, who, data):
         """POST /api/board from the board `who` ({}: its poll): (status, dict)."""
-        duo = self.app.duo
+        app = self.app
+        duo = app.duo
         if duo is not None:
-            return duo.route(self.app, who, data)
-        return use("connect4.app.boardhold").route(self.app, who, data)
+            return duo.route(app, who, data)
+        if not data:  # (the other board's poll: it had a game here, which is gone)
+            return 404, {"error": "no game with another board here"}
+        page = app.menu.games if app.menu is not None else None
+        if page is None or not hasattr(page, "asked"):  # only while this board looks for one
+            return 409, {"error": "not looking for a game (the menu's board page does)"}
+        return page.asked(app, who, data)  # (connect4.app.boards: the game's code comes after)
 
     def may_move(self, who, n):
         """Why the session `who` may not move now, or None: in a game of two boards only the

@@ -18,6 +18,7 @@ import json
 from binascii import hexlify
 
 from connect4.app import newgame
+from connect4.app.boardcheck import error
 from connect4.app.records import clear_marks
 from connect4.app.resume import keep
 from connect4.app.states import OVER, MODE_TWO
@@ -102,18 +103,15 @@ def begin(app, now):
     newgame.start(app, now)
 
 
-# ---- the other board's requests at the holder
+# ---- the other board's requests at the holder, during the game
 def route(app, duo, who, data, hold):
-    """POST /api/board from the board `who` (`duo`: the game here, or None), its body checked:
-    (status, dict); applied at the app's safe point (`hold`: connect4.app.boardhold.hold)."""
-    if not data:
-        return 404, {"error": "no game with another board here"}
-    level, name = data.get("level", 0), data.get("name", "")
-    if (not (data.get("leave") is True and len(data) == 1) and (
-            len(data) != 2 or not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 8
-            or not isinstance(name, str) or not 0 < len(name) <= 20)):
-        return 400, {"error": "expected {\"level\": 0-8, \"name\": \"connect4-XXXX\"} or {\"leave\": true}"}
-    if duo is not None and (duo.side or duo.peer != who) and not duo.lost:
+    """POST /api/board from the board `who` during the game `duo` (not its poll: Holder.route),
+    its body checked: (status, dict); applied at the app's safe point (`hold`:
+    connect4.app.boardhold.hold, another board taking a lost one's place)."""
+    err = error(data)
+    if err:
+        return err
+    if (duo.side or duo.peer != who) and not duo.lost:
         return 409, {"error": "another board plays here"}
     app.commands.append((_asked, (who, data, hold)))
     app.interrupt = True  # a search under way stops at its next poll: a new game may come

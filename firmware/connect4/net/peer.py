@@ -9,7 +9,7 @@ request is over: then (status, the JSON answer), or (0, None) when no answer
 came within TIMEOUT_MS (no connection, a board gone, a bad answer). `ask()`
 does all that at once, waiting (a board leaving the game tells the other one).
 
-Its heap: one buffer of _BUF bytes, made once, takes every answer (the other
+Its heap: one buffer of BUF bytes, made once, takes every answer (the other
 board's answers are short: a few headers and a small JSON object; a longer one
 is no answer); the request itself is a few hundred bytes, made for it. Loaded
 for a game of two boards only (`peer`: connect4.app.boards and boardask), gone
@@ -23,7 +23,7 @@ import time
 from connect4.net.server import _recv_into, _fd
 
 TIMEOUT_MS = const(1500)  # a request's answer, whole, within this
-_BUF = const(320)  # the longest answer, an 8x7 game's at the holder, about 250 B with its head
+BUF = const(320)  # the longest answer, an 8x7 game's at the holder, about 250 B with its head
 _IN = const(1)  # select.POLLIN, POLLOUT
 _OUT = const(4)
 _IDLE = const(0)  # the states: nothing under way,
@@ -61,7 +61,7 @@ class Peer:
         self.poller = poller if poller is not None else _poll()
         self.ipoll = getattr(self.poller, "ipoll", self.poller.poll)
         self.clock = clock
-        self.buf = bytearray(_BUF)
+        self.buf = bytearray(BUF)
         self.sock = None
         self.fd = None
         self.state = _IDLE
@@ -124,7 +124,7 @@ class Peer:
                 if got is None:
                     continue
                 self.n += got
-                if not got or self.n == _BUF:  # the answer's end: the other board closed
+                if not got or self.n == BUF:  # the answer's end: the other board closed
                     return self._done()
         except Exception:  # (OSError: reset, refused, unreachable)
             return self._failed()
