@@ -4,9 +4,8 @@ Loaded for each use and dropped again (connect4.modules.use, through
 twoboards.setup()); it makes no board of its own (connect4.app.boardhold and
 boardask do, and hand theirs here): a game held for another board or asked of one, a request
 of the other board at the holder (its level, the next game, leaving), the
-asker following the holder's next game or anything it cannot follow a move
-at a time, this board's player changed, leaving, giving up, and a start that
-takes the game back from flash.
+asker's holder gone, this board's player changed, leaving, giving up, and a
+start that takes the game back from flash.
 
 The file (FILE, beside the settings; written atomically): the other board's
 name, the levels by side, the minutes to wait, the game's number at the holder,
@@ -19,9 +18,7 @@ from binascii import hexlify
 
 from connect4.app import newgame
 from connect4.app.boardcheck import error
-from connect4.app.records import clear_marks
-from connect4.app.resume import keep
-from connect4.app.states import OVER, MODE_TWO
+from connect4.app.states import MODE_TWO
 from connect4.app.store import Files, discard, say
 from connect4.modules import use, forget
 
@@ -152,46 +149,13 @@ def ask_again(duo, app, who, data, now, hold):
         duo.save()
 
 
-# ---- the asker follows the holder
-def follow(duo, app, now):
-    """What the asker cannot follow a move at a time: the holder gone, its next game, this
-    game's end played here, the holder's moves taken at once."""
-    fields = duo.fields
-    told = duo.told
-    if duo.gone:
-        duo.lost = duo.gone != 409  # (the holder has no game with it: nothing to tell)
-        leave(duo, app, now, fields["name"][-4:] + " LEFT")
-        newgame.restart_for(app, [], now, True)
-        return
-    game = told["game"]
-    board = app.board
-    if game != fields["game"]:  # the holder's next game (or its first)
-        try:
-            app.board_for(told["size"])
-        except ValueError:  # this panel cannot show it
-            duo.gone = 409
-            return
-        duo.first = told["first"]
-        duo.size = told["size"]
-        fields["game"] = game
-        fields["levels"][0] = told["levels"][0]
-        begin(app, now)
-        return
-    if board.is_over() and fields.get("ended") != game:  # its end played here: not again
-        fields["ended"] = game
-        duo.save()
-        return
-    try:
-        board.load(told["moves"])
-    except ValueError:  # not a game: the holder's answer cannot be followed
-        duo.gone = 409
-        return
-    if game == fields.get("ended"):  # (after a restart) its end shown again, not played again
-        app._go(OVER, now)
-        return
-    clear_marks(app.marks)
-    keep(app)
-    app._landed(now)
+# ---- the asker's holder gone
+def gone(duo, app, now):
+    """The holder has no game with the asker `duo` (any more): it leaves (connect4.app.boardask
+    follows the rest itself)."""
+    duo.lost = duo.gone != 409  # (the holder has no game with it: nothing to tell)
+    leave(duo, app, now, duo.fields["name"][-4:] + " LEFT")
+    newgame.restart_for(app, [], now, True)
 
 
 # ---- this board's player, leaving, giving up
