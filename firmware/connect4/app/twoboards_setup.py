@@ -3,7 +3,7 @@
 Loaded for each use and dropped again (connect4.modules.use, through
 twoboards.setup()); it makes no board of its own (connect4.app.boardhold and
 boardask do, and hand theirs here): a game held for another board or asked of one, a request
-of the other board at the holder (its level, the next game, leaving), the
+of the other board at the holder to leave (or another's in a lost one's place), the
 asker's holder gone, this board's player changed, leaving, giving up, and a
 start that takes the game back from flash.
 
@@ -17,7 +17,6 @@ import json
 from binascii import hexlify
 
 from connect4.app import newgame
-from connect4.app.boardcheck import error
 from connect4.app.states import MODE_TWO
 from connect4.app.store import Files, discard, say
 from connect4.modules import use, forget
@@ -100,53 +99,17 @@ def begin(app, now):
     newgame.start(app, now)
 
 
-# ---- the other board's requests at the holder, during the game
-def route(app, duo, who, data, hold):
-    """POST /api/board from the board `who` during the game `duo` (not its poll: Holder.route),
-    its body checked: (status, dict); applied at the app's safe point (`hold`:
-    connect4.app.boardhold.hold, another board taking a lost one's place)."""
-    err = error(data)
-    if err:
-        return err
-    if (duo.side or duo.peer != who) and not duo.lost:
-        return 409, {"error": "another board plays here"}
-    app.commands.append((_asked, (who, data, hold)))
-    app.interrupt = True  # a search under way stops at its next poll: a new game may come
-    return 200, {"queued": "board"}
-
-
-def _asked(app, arg, now):
-    """POST /api/board at the app's safe point: a game held for that board, or its request to
-    the game under way."""
-    app.interrupt = False
-    who, data, hold = arg
-    if app.duo is not None:
-        ask_again(app.duo, app, who, data, now, hold)
-    elif "leave" not in data:
-        hold(app, who, data, now)
-
-
+# ---- the other board leaves the holder, or another takes a lost one's place
 def ask_again(duo, app, who, data, now, hold):
-    """The game's other board leaves, tells its level, or asks for the next game; another
-    board (this one lost) takes its place (`hold`: connect4.app.boardhold.hold)."""
-    fields = duo.fields
-    if duo.side or who != duo.peer:
+    """The game's other board leaves (POST /api/board {"leave": true}), or another board asks
+    while it is lost (`hold`: connect4.app.boardhold.hold; the rest: boardhold._asked)."""
+    if who != duo.peer:
         leave(duo, app, now)
         if "leave" not in data:
             hold(app, who, data, now)
         return
-    if "leave" in data:
-        leave(duo, app, now, fields["name"][-4:] + " LEFT")
-        newgame.restart_for(app, [], now, True)
-        return
-    duo.hear(now)
-    fields["levels"][1] = data["level"]
-    fields["name"] = data["name"]
-    app.game_levels = (app.game_levels[0], data["level"])
-    if app.board.is_over():
-        app.new_game(now)  # the next game (duo.started: numbered)
-    else:
-        duo.save()
+    leave(duo, app, now, duo.fields["name"][-4:] + " LEFT")
+    newgame.restart_for(app, [], now, True)
 
 
 # ---- the asker's holder gone
@@ -188,7 +151,6 @@ def leave(duo, app, now, text=None):
     app.duo = None
     app.pump = duo.inner
     forget("connect4.app.twoboards")  # (imported by boardhold or boardask): gone with the game
-    app.turn.searcher.resize(app.cfg["tt_entries_wifi" if app.wifi_on else "tt_entries"])
     discard(Files(), app.cfg["flash_dir"] + FILE)
     client = duo.client if duo.side else None
     if client is not None:
