@@ -131,6 +131,7 @@ class FakeLink:
 
     def on(self, now):
         if self.server is None:
+            self.face.resize_table(self.cfg["tt_entries_wifi"])  # as the Link does
             app = self.face.app
             self.server = Server(self.face, Pairing(self.cfg["flash_dir"], randbytes=Counter()))
             self.listener = listen(self.server, app.clock)
@@ -144,6 +145,7 @@ class FakeLink:
             self.server = None
             self.face.set_pump(None)
             self.face.web = None
+            self.face.resize_table(self.cfg["tt_entries"])
         self.address = None
 
     def show(self, now):

@@ -61,6 +61,8 @@ def test_two_boards_play_whole_games_with_their_buttons_and_their_ais():
     hold, ask = b.pair_and_play()
     h, a = hold.app, ask.app
     assert h.mode == a.mode == 1 and hold.side == 0 and ask.side == 1  # two players: red, yellow
+    # the AI's table as small as the game's on both, the asker's Wi-Fi on after its restart too
+    assert h.turn.searcher.tt_entries == a.turn.searcher.tt_entries == 16
     assert h.first_side == a.first_side and h.game_levels == a.game_levels == (0, 0)
     first, second = (b.hold, b.ask) if h.first_side == 0 else (b.ask, b.hold)  # the holder's rule
     # a press on the board whose turn it is not says WAIT and plays nothing

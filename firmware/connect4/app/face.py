@@ -267,7 +267,12 @@ class Face:
             app.pump = pump
 
     def resize_table(self, entries):
-        self.app.turn.searcher.resize(entries)
+        """The AI's table at `entries` (Wi-Fi on or off: connect4.net.link), unless a game of two
+        boards holds it smaller (connect4.app.twoboards): so it stays until the restart that ends
+        that game (a 5 KB block wanted back in the middle of it could grow the heap)."""
+        app = self.app
+        if app.duo is None:
+            app.turn.searcher.resize(entries)
 
     @property
     def web(self):
