@@ -29,6 +29,14 @@ class Net:
         self.hosts = {}
         self.cut = None  # cut(request bytes) -> True: that request's answer never comes back
         self.requests = []  # every request a client sent, whole (bytes)
+        self.randoms = {}
+
+    def random(self, host):
+        """A board's random bytes (its pairing's codes and tokens): deterministic, and going on
+        across its restarts, as the chip's generator never repeats a token."""
+        if host not in self.randoms:
+            self.randoms[host] = Counter()
+        return self.randoms[host]
 
 
 class FakeClient:
@@ -133,7 +141,7 @@ class FakeLink:
         if self.server is None:
             self.face.resize_table(self.cfg["tt_entries_wifi"])  # as the Link does
             app = self.face.app
-            self.server = Server(self.face, Pairing(self.cfg["flash_dir"], randbytes=Counter()))
+            self.server = Server(self.face, Pairing(self.cfg["flash_dir"], randbytes=self.net.random(self.host)))
             self.listener = listen(self.server, app.clock)
             self.net.hosts[self.host] = self.listener
             self.address = self.host
@@ -322,8 +330,8 @@ class Boards:
         from connect4.app.boards import WAITS
         self.turn(ask, WAITS.index(wait))
         restarts = self.restarts
-        self.press(ask)  # the asker restarts into the game (connect4.app.boards)
-        self.run_until(lambda: self.restarts == restarts + 1 and self.ask.app.duo is not None
+        self.press(ask)  # both boards restart into the game (connect4.app.boards)
+        self.run_until(lambda: self.restarts == restarts + 2 and self.ask.app.duo is not None
                        and self.hold.app.duo is not None
                        and self.ask.app.duo.fields["game"] == self.hold.app.duo.fields["game"] == 1, 10000)
         if hold_level:

@@ -4,6 +4,7 @@ from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
 from connect4.app.replay import STEP_MS, turned
 from connect4.app.store import Store
+from connect4.app.storeload import load
 from connect4.app.recordfile import Records
 from fakes import Rig, hue, assert_board_shown
 
@@ -107,7 +108,7 @@ def test_the_hint_moves_the_cursor_to_the_top_levels_move_and_is_counted():
     assert r.hints == (1, 0) and r.moves == "4545454"
     assert r.marks == "?????LW"  # the hint's search proved the win: the move and the one before
     saved = Store(rig.path)
-    saved.load()
+    load(saved)
     assert saved.stats["hints"] == 1  # saved with the game's result
 
 

@@ -23,7 +23,7 @@ from connect4.app.twoboards import TwoBoards, setup
 from connect4.modules import use
 
 POLL_MS = const(1000)  # the holder asked this often (and so hears this board)
-_START_MS = const(8000)  # an ask's game must come within this (the holder applies it at a safe point)
+_START_MS = const(30000)  # an ask's game must come within this (the holder restarts into it)
 
 
 def ask(app, fields, client, now):

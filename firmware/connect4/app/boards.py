@@ -18,13 +18,14 @@ on, as the Wi-Fi item does). Its steps:
     WAIT    minutes to wait for the other board when it is lost before giving up
             (0: until a press).
     then this board pairs (POST /api/pair) and asks for the game (POST /api/board);
-    the game begins (connect4.app.boardask: the other board holds it) and this board
-    restarts into it, or what went wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER)
+    the game begins (connect4.app.boardask: the other board holds it) and both boards
+    restart into it, or what went wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER)
     and FIND or CODE comes back.
 
 Another board's ask comes while this page shows (`asked`, through the face: a
 board shows this page to be asked), checked then and taken at the app's safe
-point, where the page and the menu leave before the game's code loads. While
+point: the game's file written, the board restarts into the game, as the
+asking board does once its ask is answered. While
 the page shows, the AI's table is as small as during the game (no game is
 played meanwhile): the page and the ask have the room. Leaving the page
 without a game restarts the board, its table whole again on a whole heap.
@@ -32,6 +33,8 @@ without a game restarts the board, its table whole again on a whole heap.
 During a game of two boards the item opens at PLAYER: this board's side handed to its
 AI at a level (or back to the buttons), and the waiting time, for the game under way.
 """
+import json
+from binascii import hexlify
 from micropython import const
 from time import ticks_diff
 
@@ -39,6 +42,7 @@ from connect4.hw.input import SELECT
 from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char, draw_number
 from connect4.app.render import SIDE_COLORS
 from connect4.app.scroll import Scroller, glyph
+from connect4.app.store import Files, replace
 from connect4.modules import use
 
 _FIND = const(0)
@@ -49,17 +53,30 @@ _WAIT = const(4)
 _BUSY = const(5)
 _CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
 _TABLE = const(16)  # the AI's table while the page shows: connect4.app.twoboards.TABLE
+_FILE = const("board.json")  # connect4.app.twoboards_setup.FILE
 WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
 _HEXES = "0123456789ABCDEF"
 
 
 def _take(app, arg, now):
-    """An ask taken (Boards.asked), at the app's safe point: this board holds the game
-    (connect4.app.boardhold; the page and the menu leave first, connect4.app.twoboards)."""
+    """An ask taken (Boards.asked), at the app's safe point: this board holds the game from its
+    next start, its file written (connect4.app.twoboards_setup says what it holds; the start
+    takes it back: connect4.app.takeback), and restarts once the other board's name has
+    scrolled (the answer long out): the game begins on a whole heap, none of this page's code,
+    names or holes with it."""
     page, who, data = arg
-    if app.duo is None and not page.taken and app.menu is not None and app.menu.games is page:
-        page.taken = True
-        use("connect4.app.boardhold").hold(app, who, data, now)
+    if app.duo is not None or page.taken or app.menu is None or app.menu.games is not page:
+        return
+    page.taken = True
+    fields = {"role": 0, "name": data["name"], "peer": hexlify(who).decode(), "levels": [0, data["level"]],
+              "wait": 0, "game": 0}
+    path = app.cfg["flash_dir"] + _FILE
+    if replace(Files(), path, path + ".tmp", json.dumps(fields)) is not None:
+        page._back(app, now, "NOT SAVED", _FIND)  # (the flash refused: no game; the other board
+        page.taken = False  # sees none and leaves)
+        return
+    app.banner = Scroller([(data["name"][-4:] + " PLAYS", WHITE)], now)
+    app.restart = True  # (App.step: once the name has gone by)
 
 
 class Boards:
