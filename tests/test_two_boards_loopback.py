@@ -133,13 +133,13 @@ class Board:
     def tail(self):
         return "%s's console: %s" % (self.name, " | ".join(self.lines[-12:]))
 
-    def line(self, text):
-        """The first console line with `text` (waited for)."""
+    def line(self, text, more=lambda: ""):
+        """The first console line with `text` (waited for; `more`: what else to say if not)."""
         def seen():
             assert self.proc.poll() is None or any(text in s for s in self.lines), (
                 "%s exited (%s)" % (self.name, self.tail()))
             return next((s for s in self.lines if text in s), None)
-        return until(seen, lambda: "%r on %s" % (text, self.tail()))
+        return until(seen, lambda: "%r on %s%s" % (text, self.tail(), more()))
 
     def code(self):
         return re.search(r"pairing code (\d{4})", self.line("web: http://")).group(1)
@@ -177,7 +177,8 @@ class Proxy(threading.Thread):
     """The holder as the asker reaches it: the page (TCP) and the finder's answers (UDP) at this
     port, passed on to the holder's; a NAT's port forward, which says its own port for the
     holder's. `drop`: the next POST /api/move's connection dropped, "request" before the holder
-    gets it, "answer" after (the asker never hears back). `requests`: every request passed on."""
+    gets it, "answer" after (the asker never hears back). `log`: every request passed on and
+    the holder's answer (None: the holder was not there)."""
 
     def __init__(self, port, to):
         threading.Thread.__init__(self, daemon=True)
@@ -185,7 +186,7 @@ class Proxy(threading.Thread):
         self.to = to
         self.drop = None
         self.dropped = []
-        self.requests = []
+        self.log = []
         self.tcp = socket.socket()
         self.tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.tcp.bind(("127.0.0.1", port))
@@ -249,9 +250,10 @@ class Proxy(threading.Thread):
                 self.dropped.append(req)
                 if drop == "request":
                     return
-            self.requests.append(req)
+            entry = [req, None]
+            self.log.append(entry)
             try:
-                answer = raw(self.to, req)
+                answer = entry[1] = raw(self.to, req)
             except OSError:  # the holder is not there: the connection closes
                 return
             if drop != "answer":
@@ -262,7 +264,9 @@ class Proxy(threading.Thread):
             conn.close()
 
     def moves(self):
-        return [r for r in self.requests if r.startswith(b"POST /api/move ")]
+        """The moves passed on: [("n", the holder's status (None: no answer), the request)]."""
+        return [(json.loads(q.partition(b"\r\n\r\n")[2])["n"], int(a[9:12]) if a else None, q)
+                for q, a in list(self.log) if q.startswith(b"POST /api/move ")]
 
     def close(self):
         self.closed = True
@@ -303,7 +307,7 @@ class Boards:
         until(lambda: self.both("play"), lambda: "both boards at their first game: " + self.describe())
         for b in (self.hold, self.ask):
             b.play("long", "menu board %d" % TURN_GAP_MS, "press")
-        found = self.ask.line("connect4: found ")
+        found = self.ask.line("connect4: found ", self.describe)
         assert found.endswith("at 127.0.0.1:%d" % self.proxy.port), found
         # the page's own digits and code scroll first (an input would only end them): let them
         time.sleep(SCROLL_MS / 1000.0)
@@ -379,3 +383,117 @@ def test_two_boards_play_a_whole_game_by_their_buttons_recorded_on_both_flashes(
         line = b.line("game 1, two players")
         assert "moves 1212121, %s wins" % h["first"] in line, line
         until(lambda: b.records() == [("two", "1212121")], b.tail)
+
+
+def column(moves):
+    """The game both fault tests play: the first side in column 1, the second in column 2,
+    so that the first side wins at its fourth move (1212121), whatever comes between."""
+    return 1 if len(moves) % 2 == 0 else 2
+
+
+def finish(boards, moves):
+    """The game played on to its end; both boards recorded it once, on their own flash."""
+    while len(moves) < 7:
+        moves = boards.move(column(moves), moves)
+    h, a = until(boards.over, boards.describe)
+    assert h["moves"] == a["moves"] == "1212121" and h["result"] == a["result"] == h["first"]
+    for b in (boards.hold, boards.ask):
+        until(lambda: b.records() == [("two", "1212121")], lambda: "%s: %s" % (b.records(), b.tail()))
+    return h["first"]
+
+
+def taken_once(proxy, first):
+    """Each of the asker's (yellow's) moves of 1212121, `first` starting, taken by the holder
+    once: a move sent again (its answer not heard) refused by its number, or not answered."""
+    moves = proxy.moves()
+    yellow = [k for k in range(7) if (k % 2 == 0) == (first == "yellow")]
+    assert sorted(n for n, status, _ in moves if status == 200) == yellow, moves
+    assert all(status in (200, 409, None) for _, status, _ in moves), moves
+    return moves
+
+
+def lost(board):
+    """Does `board` show the other board lost (GET /api/state's "boards")?"""
+    s = board.state()
+    return s is not None and s["boards"] is not None and s["boards"]["lost"]
+
+
+def test_the_holder_then_the_asker_killed_mid_game_and_restarted_the_game_goes_on(boards):
+    boards.pair()
+    moves = ""
+    for _ in range(3):
+        moves = boards.move(column(moves), moves)
+    # the holder's power cut: the asker shows it lost, keeps the game, and it goes on when
+    # the holder is back from its flash
+    boards.hold.kill()
+    until(lambda: lost(boards.ask), boards.describe)
+    assert boards.ask.state()["moves"] == moves
+    boards.hold.start()
+    until(lambda: boards.settled(moves), boards.describe)
+    moves = boards.move(column(moves), moves)
+    # the asker's power cut just after it sent its move: the holder took it, shows the asker
+    # lost; the asker back from its flash has that move once, and the game goes on
+    h, mover = until(lambda: boards.settled(moves), boards.describe)
+    if mover is boards.hold:
+        moves = boards.move(column(moves), moves)
+    sent = len(boards.proxy.log)
+    col = column(moves)
+    boards.ask.play(*["left"] * 7 + ["right"] * (col - 1) + ["press"])
+    until(lambda: any(q.startswith(b"POST /api/move ") for q, _ in boards.proxy.log[sent:]), boards.describe)
+    boards.ask.kill()
+    moves += str(col)
+    until(lambda: lost(boards.hold) and boards.hold.state()["moves"] == moves, boards.describe)
+    boards.ask.start()
+    until(lambda: boards.settled(moves), boards.describe)
+    taken_once(boards.proxy, finish(boards, moves))
+
+
+def test_a_dropped_connection_a_replay_an_out_of_turn_move_a_stranger_and_garbage(boards):
+    proxy, hold, ask = boards.proxy, boards.hold, boards.ask
+    boards.pair()
+    moves = ""
+    h, mover = until(lambda: boards.settled(moves), boards.describe)
+    if mover is hold:
+        moves = boards.move(column(moves), moves)
+    # the asker's move reaches the holder, its answer is lost with the connection: the move
+    # is played once, never sent again
+    proxy.drop = "answer"
+    moves = boards.move(column(moves), moves)
+    moves = boards.move(column(moves), moves)  # (the holder's: the asker polled since)
+    n, status, _ = proxy.moves()[-1]
+    assert len(proxy.dropped) == 1 and status == 200 and n == len(moves) - 2, proxy.moves()
+    assert [m[0] for m in proxy.moves()].count(n) == 1, proxy.moves()
+    # the asker's next move never reaches the holder (the connection dropped as it was sent):
+    # the asker sends it again, and it is played once
+    proxy.drop = "request"
+    moves = boards.move(column(moves), moves)
+    n, status, again = proxy.moves()[-1]
+    assert len(proxy.dropped) == 2 and again == proxy.dropped[1] and status == 200, proxy.moves()
+    assert n == len(moves) - 1 and [m[0] for m in proxy.moves()].count(n) == 1
+    # that move replayed as it was: refused (its number is not the holder's count), nothing doubled
+    replayed = raw(hold.port, again)
+    assert replayed.startswith(b"HTTP/1.0 409 "), replayed
+    token = re.search(rb"Authorization: Bearer (\S+)", again).group(1).decode()
+    h, mover = until(lambda: boards.settled(moves), boards.describe)
+    assert mover is hold
+    # the asker's token on the holder's turn, with the right count: not its turn
+    status, answer = request(hold.port, "POST", "/api/move", {"column": 3, "n": len(moves)}, token)
+    assert status == 409 and "not your turn" in answer["error"], (status, answer)
+    # a stranger: not paired
+    for path, body in (("/api/move", {"column": 3, "n": len(moves)}), ("/api/board", {})):
+        assert request(hold.port, "POST", path, body)[0] == 401
+        assert request(hold.port, "POST", path, body, "0" * len(token))[0] == 401
+    # a phone paired with the holder watches: it moves nothing, is not the other board
+    status, answer = request(hold.port, "POST", "/api/pair", {"code": hold.code()})
+    assert status == 200, (status, answer)
+    phone = answer["token"]
+    assert request(hold.port, "POST", "/api/move", {"column": 3}, phone)[0] == 409
+    assert request(hold.port, "POST", "/api/board", {}, phone)[0] == 403
+    # garbage on either board's port: an answer (4xx) or the connection closed
+    for board in (hold, ask):
+        for junk in (b"\x00\xff garbage \r\n\r\n", bytes(range(256)) * 8, b"GET /" + b"A" * 5000 + b"\r\n"):
+            got = raw(board.port, junk)
+            assert got == b"" or re.match(rb"HTTP/1\.[01] 4\d\d ", got), (board.name, junk[:20], got[:80])
+    # none of it changed the game, and it goes on to its end
+    assert boards.settled(moves) and boards.states()[1]["moves"] == moves
+    taken_once(proxy, finish(boards, moves))
