@@ -193,8 +193,7 @@ class Proxy(threading.Thread):
         self.tcp.listen(8)
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.udp.bind(("127.0.0.1", port))
-        self.up = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # to the holder's finder
-        self.up.bind(("127.0.0.1", 0))
+        self.udp.settimeout(0.2)
         self.asker = None
         self.closed = False
         self.start()
@@ -209,23 +208,23 @@ class Proxy(threading.Thread):
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _udp(self):
-        import select
+        holder = ("127.0.0.1", self.to)
         while not self.closed:
             try:
-                ready, _, _ = select.select([self.udp, self.up], [], [], 0.2)
-                for s in ready:
-                    data, addr = s.recvfrom(256)
-                    if s is self.udp:  # the asker's question, on to the holder
-                        self.asker = addr
-                        self.up.sendto(data, ("127.0.0.1", self.to))
-                    elif self.asker is not None:  # the holder's answer: its page is here
-                        words = data.split(b" ")
-                        if len(words) == 3 and words[2] == str(self.to).encode():
-                            data = b" ".join(words[:2] + [str(self.port).encode()])
-                        self.udp.sendto(data, self.asker)
+                data, addr = self.udp.recvfrom(256)
+            except OSError:  # (a timeout: closed yet?)
+                continue
+            try:
+                if addr != holder:  # the asker's question, on to the holder
+                    self.asker = addr
+                    self.udp.sendto(data, holder)
+                elif self.asker is not None:  # the holder's answer: its page is here
+                    words = data.split(b" ")
+                    if len(words) == 3 and words[2] == str(self.to).encode():
+                        data = b" ".join(words[:2] + [str(self.port).encode()])
+                    self.udp.sendto(data, self.asker)
             except OSError:
-                if self.closed:
-                    return
+                pass
 
     def _serve(self, conn):
         try:
@@ -270,7 +269,7 @@ class Proxy(threading.Thread):
 
     def close(self):
         self.closed = True
-        for s in (self.tcp, self.udp, self.up):
+        for s in (self.tcp, self.udp):
             s.close()
 
 
@@ -309,8 +308,9 @@ class Boards:
             b.play("long", "menu board %d" % TURN_GAP_MS, "press")
         found = self.ask.line("connect4: found ", self.describe)
         assert found.endswith("at 127.0.0.1:%d" % self.proxy.port), found
-        # the page's own digits and code scroll first (an input would only end them): let them
-        time.sleep(SCROLL_MS / 1000.0)
+        # the page's own digits and code scroll first (an input would only end them): they began
+        # before the board found was said, and are gone SCROLL_MS later (and a margin)
+        time.sleep(SCROLL_MS / 1000.0 + 1.5)
         self.ask.play(*(["press"] + sum((["right"] * int(d) + ["press"] for d in code), [])
                         + ["press", "press"]))  # the board found, its code, P (buttons), wait 0
         h, a = until(lambda: (lambda s: s if s and s[0]["boards"] and s[1]["boards"] else None)(
@@ -336,12 +336,12 @@ class Boards:
 
     def move(self, col, moves=None):
         """The board to move drops a disc in column `col` (1-based) by its buttons: the cursor all
-        the way left (the first input ends any text scrolling), right to the column, a press;
-        then both boards show it. Returns the moves."""
+        the way left (the first inputs end any text scrolling and wake a dimmed matrix), right to
+        the column, a press; then both boards show it. Returns the moves."""
         h, mover = until(lambda: self.settled(moves), self.describe)
         moves = h["moves"]
         playable = [c for c in range(1, h["columns"] + 1) if moves.count(str(c)) < h["rows"]]
-        mover.play(*["left"] * h["columns"] + ["right"] * playable.index(col) + ["press"])
+        mover.play(*["left"] * (h["columns"] + 1) + ["right"] * playable.index(col) + ["press"])
         after = moves + str(col)
         until(lambda: self.settled(after) or (self.over() and self.over()[0]["moves"] == after),
               lambda: "the move %d after %s: %s" % (col, moves, self.describe()))
@@ -438,7 +438,7 @@ def test_the_holder_then_the_asker_killed_mid_game_and_restarted_the_game_goes_o
         moves = boards.move(column(moves), moves)
     sent = len(boards.proxy.log)
     col = column(moves)
-    boards.ask.play(*["left"] * 7 + ["right"] * (col - 1) + ["press"])
+    boards.ask.play(*["left"] * 8 + ["right"] * (col - 1) + ["press"])
     until(lambda: any(q.startswith(b"POST /api/move ") for q, _ in boards.proxy.log[sent:]), boards.describe)
     boards.ask.kill()
     moves += str(col)
