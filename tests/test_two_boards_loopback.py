@@ -104,7 +104,11 @@ class Board:
             cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT), stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
-        self.line("web: http://")  # (printed once the server answers)
+        try:
+            self.line("web: http://")  # (printed once the server answers)
+        except BaseException:
+            self.stop()
+            raise
 
     @staticmethod
     def _read(proc, lines):
@@ -281,8 +285,12 @@ class Boards:
         hold_port, ask_port, proxy_port = free_port(), free_port(), free_port()
         self.proxy = Proxy(proxy_port, hold_port)
         self.hold = self.ask = None
-        self.hold = Board("the holder", str(tmp_path / "hold"), hold_port, ask_port)
-        self.ask = Board("the asker", str(tmp_path / "ask"), ask_port, proxy_port)
+        try:
+            self.hold = Board("the holder", str(tmp_path / "hold"), hold_port, ask_port)
+            self.ask = Board("the asker", str(tmp_path / "ask"), ask_port, proxy_port)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self):
         for b in (self.hold, self.ask):
@@ -370,7 +378,9 @@ def test_two_boards_play_a_whole_game_by_their_buttons_recorded_on_both_flashes(
     assert h["moves"] == "" and h["mode"] == "two"
     first, second = (boards.hold, boards.ask) if h["first"] == "red" else (boards.ask, boards.hold)
     # a press on the board whose turn it is not plays nothing (it says WAIT)
-    second.play("left", "press")
+    time.sleep(second.play("left", "press") + 0.5)  # (played out)
+    still = boards.settled("")
+    assert still and still[1] is first, boards.describe()
     moves = boards.move(1)
     assert second.state()["moves"] == moves == "1"
     for col in (2, 1, 2, 1, 2):
