@@ -191,6 +191,7 @@ class Boards:
         self.name = name
         self.buttons = buttons
         self.flash = {"hold": tmpdir(name + "h"), "ask": tmpdir(name + "a")}
+        self.restarts = 0  # the boards' own restarts (a game of two boards left)
         self.hold = self.board("hold")
         self.ask = self.board("ask")
         self.run(1600)  # the intro over: a game on each
@@ -221,20 +222,30 @@ class Boards:
     def rigs(self):
         return [r for r in (self.hold, self.ask) if r is not None]
 
+    def step(self):
+        """One loop step of each board; a board whose app stopped to restart (connect4.boot:
+        a game of two boards left) starts again on its flash, as the chip does."""
+        for which in ("hold", "ask"):
+            rig = getattr(self, which)
+            if rig is None:
+                continue
+            rig.app.step()
+            if rig.app.stopped and rig.app.restart:
+                rig.app.close()
+                self.restarts += 1
+                self.on(which)
+        self.clock.sleep_ms(2)
+
     def run(self, ms):
         end = self.clock.elapsed + ms
         while self.clock.elapsed < end:
-            for rig in self.rigs():
-                rig.app.step()
-            self.clock.sleep_ms(2)
+            self.step()
 
     def run_until(self, cond, limit=60000):
         end = self.clock.elapsed + limit
         while not cond():
             assert self.clock.elapsed < end, "timed out: %s" % self.describe()
-            for rig in self.rigs():
-                rig.app.step()
-            self.clock.sleep_ms(2)
+            self.step()
         return self.clock.elapsed
 
     def describe(self):
@@ -305,11 +316,14 @@ class Boards:
         self.press(ask)
         from connect4.app.boards import WAITS
         self.turn(ask, WAITS.index(wait))
-        self.press(ask)
-        self.run_until(lambda: ask.app.duo is not None and hold.app.duo is not None
-                       and ask.app.duo.fields["game"] == hold.app.duo.fields["game"] == 1, 10000)
+        restarts = self.restarts
+        self.press(ask)  # the asker restarts into the game (connect4.app.boards)
+        self.run_until(lambda: self.restarts == restarts + 1 and self.ask.app.duo is not None
+                       and self.hold.app.duo is not None
+                       and self.ask.app.duo.fields["game"] == self.hold.app.duo.fields["game"] == 1, 10000)
         if hold_level:
-            self.player(hold, hold_level)
+            self.player(self.hold, hold_level)
+        hold, ask = self.hold, self.ask
         return hold.app.duo, ask.app.duo
 
     def player(self, rig, level, wait=None):

@@ -12,6 +12,7 @@ import json
 import sys
 
 from connect4.app.game import PLAY, OVER
+from connect4.app.states import MODE_TWO
 from fakeboards import Boards
 from fakenet import FakeSocket, get, post
 
@@ -180,6 +181,7 @@ def test_giving_up_waiting_by_a_press_or_by_the_time_set_ends_it_for_neither():
     b = Boards("tb5")
     b.pair_and_play(wait=1)  # the asker gives up after a minute
     h, a = b.hold.app, b.ask.app
+    restarts = b.restarts
     play(b, 3)
     stats = (json.dumps(a.store.stats), json.dumps(h.store.stats))
     b.net.hosts.pop("10.0.0.1C47")
@@ -200,3 +202,10 @@ def test_giving_up_waiting_by_a_press_or_by_the_time_set_ends_it_for_neither():
         records = app.records()
         got = records.get(0, records.offsets())
         assert got.result == 3 and got.moves == "4" and got.mode == "two"  # abandoned
+    # each board restarts once its text has gone by (the game's code, its names and the AI's
+    # table given back: a whole heap), Wi-Fi on again, in a game of its own settings
+    b.run_until(lambda: b.restarts == restarts + 2, 30000)
+    b.run(3000)
+    for rig in b.rigs():
+        assert rig.app.duo is None and rig.app.wifi_on and rig.app.mode != MODE_TWO
+        assert rig.app.turn.searcher.tt_entries >= 256  # its own again, not the game's 16 (twoboards.TABLE)

@@ -18,8 +18,9 @@ on, as the Wi-Fi item does). Its steps:
     WAIT    minutes to wait for the other board when it is lost before giving up
             (0: until a press).
     then this board pairs (POST /api/pair) and asks for the game (POST /api/board);
-    the game begins (connect4.app.boardask: the other board holds it), or what went
-    wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER) and FIND or CODE comes back.
+    the game begins (connect4.app.boardask: the other board holds it) and this board
+    restarts into it, or what went wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER)
+    and FIND or CODE comes back.
 
 During a game of two boards the item opens at PLAYER: this board's side handed to its
 AI at a level (or back to the buttons), and the waiting time, for the game under way.
@@ -123,12 +124,12 @@ class Boards:
             name, host, port = self.board  # type: ignore[misc]
             levels = [0, 0]
             levels[self.side] = self.level
-            self.client = None
-            self.close()
+            self.close()  # (its Peer too: the game's own comes after the restart)
             use("connect4.app.boardask").ask(app, {"name": name, "host": host, "port": port,
                                                     "token": client.token, "levels": levels,  # type: ignore[union-attr]
-                                                    "wait": self.wait}, client, now)
-            return
+                                                    "wait": self.wait}, None, now)
+            app.restart = app.stopped = True  # the game goes on after a restart (connect4.boot), on
+            return  # a whole heap: none of this page's code, names or holes (takeback resumes it)
         self._back(app, now, "BUSY" if status == 409 else "NO ANSWER", _FIND)
 
     def _back(self, app, now, text, step):

@@ -128,7 +128,8 @@ class App:
         self.dimmed = False
         self.games = 0
         self.stopped = False  # the loop ends (run returns) at its next step
-        self.restart = False  # ... and the board restarts then (connect4.boot): an Improv join's
+        self.restart = False  # ... and the board restarts then (connect4.boot): an Improv join's;
+        # a game of two boards left (its text gone by first: step): a whole heap again
         # the web API (connect4.net): writes queued as (fn, arg), applied by step() as fn(app, arg,
         # now); `interrupt` stops a search at its next poll; pump() lets the server run one round
         self.commands = []
@@ -462,6 +463,8 @@ class App:
             self.display.show()
             self.dirty = False
             self.next_frame = clock.ticks_add(now, _FRAME_MS)
+        if self.restart and self.banner is None:  # (its text gone by first)
+            self.stopped = True
 
     def close(self):
         """Let go of what the app holds beyond its heap: Wi-Fi, its server and their sockets

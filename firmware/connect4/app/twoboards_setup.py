@@ -27,6 +27,7 @@ from connect4.modules import use, forget
 FILE = "board.json"  # (connect4.app.twoboards' save and connect4.app.takeback know it too)
 _WHITE = 0xFFFFFF
 _ORANGE = 0xFF5000
+_JOIN_MS = 10000  # a board started again has its network within this (the chip's join: a few s)
 
 
 def _banner(app, text, color, now):
@@ -83,8 +84,11 @@ def resumed(duo, app):
     """A start took the game of two boards back (connect4.app.takeback): the game in progress
     goes on; the holder with none begins the next, the asker waits for the holder's answer.
     True: a game goes on."""
+    clock = app.clock
+    now = clock.ticks_ms()
+    duo.heard = clock.ticks_add(now, _JOIN_MS)  # (not lost while this board joins its network)
     if duo.side == 0 and not (app.board.count and app.mode == MODE_TWO):
-        begin(app, app.clock.ticks_ms())
+        begin(app, now)
         return True
     app.mode = MODE_TWO
     app.game_levels = tuple(duo.fields["levels"])
@@ -216,8 +220,9 @@ def give_up(duo, app, now):
 
 def leave(duo, app, now, text=None):
     """This board is out of the game of two boards (given up, a game of another mode, the other
-    board left): its file gone, the pump back to the server's. The asker tells the holder if it
-    can (a moment's wait, at most the Peer's timeout)."""
+    board left): its file gone, the pump back to the server's, and the board restarts once
+    `text` has gone by. The asker tells the holder if it can (a moment's wait, at most the
+    Peer's timeout)."""
     app.duo = None
     app.pump = duo.inner
     forget("connect4.app.twoboards")  # (imported by boardhold or boardask): gone with the game
@@ -231,3 +236,5 @@ def leave(duo, app, now, text=None):
         duo.client = None  # type: ignore[attr-defined]  # (the asker's)
     if text:
         _banner(app, text, _ORANGE, now)
+    app.restart = True  # once its text has gone by (App.step): what the game loaded, the names
+    # it interned for good and the AI's table, at its size again, all on a whole heap (connect4.boot)
