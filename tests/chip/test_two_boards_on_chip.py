@@ -18,7 +18,7 @@ import json
 import os
 
 from tools.chip import two_boards, wifi_load
-from tools.chip.probe import reports, gc_heap
+from tools.chip.probe import reports, gc_heap, parse_fields
 from tools.common import CHIP_GC_FREE_MIN
 
 from .helpers import retry_stalls
@@ -29,11 +29,14 @@ HOLDER = json.dumps({"version": 1, "settings": {"wifi": True, "first": "red"}}).
 
 
 def heap(text):
-    """(the GC heap at its fullest: total, used, free; the idle report; the worst report) of a
-    board's UART text, its reports after its first (the app built, Wi-Fi on)."""
-    rep, low = reports(text)
+    """(the GC heap at its fullest: total, used, free; the idle report; the worst report; the
+    largest total) of a board's UART text, its reports after its first (the app built, Wi-Fi
+    on); the worst of every start's (the asker restarts into the game: its probe's `probe low`
+    begins again)."""
     gcs = gc_heap(text)[1:]
     idle = reports(text[text.index("connect4: web: "):])[0][0]  # the first with Wi-Fi up
+    low = min((parse_fields(ln) for ln in text.splitlines() if ln.startswith("probe low")),
+              key=lambda r: r["idf_free"])
     return max(gcs, key=lambda g: g[1]), idle, low, max(t for t, _, _ in gcs)
 
 

@@ -49,7 +49,7 @@ GAME = "4545454"  # red (the holder) wins in column 4; yellow (the asker) plays 
 CUT_AFTER = 4  # moves before the holder's power cut
 BANNER_MS = 13000  # Wi-Fi on: the name, address and code scroll (about 150 columns at 75 ms)
 LOST_MS = 5000  # issue 37: a lost connection shows within 5 s (of the board's own clock)
-T_LINE = re.compile(rb"probe t=(\d+)")
+T_LINE = re.compile(rb"probe t=(\d+)\r?\n")
 GC_TOTAL = re.compile(rb"GC: total: (\d+)")
 
 
@@ -81,10 +81,14 @@ class Board:
         self.cursor = 3  # the column the cursor is on (a new game: the centre)
         self.step = "the start"  # what the game is at (play's), for a growth's message
         self.scanned = 0  # how far the UART was searched for a grown GC heap (this boot's)
+        self.boards = [self]  # the boards whose heap is watched while this one is waited on (play's)
+        self.t_base = self.t_last = self.t_scanned = 0  # now()'s: the clock across the board's restarts
 
     def power_on(self):
         """Power on: main.py starts the app's probe (main_py)."""
-        self.scanned = 0
+        self.scanned = self.t_scanned = 0
+        self.t_base += self.t_last  # (the time powered off is not the board's)
+        self.t_last = 0
         self.c.boot()
 
     def start(self):
@@ -96,9 +100,17 @@ class Board:
         self.wait_ms(BANNER_MS)  # the address and code scroll by (an input would only end them)
 
     def now(self):
-        """The board's own clock (ms since its probe started), as its last `probe t=` said."""
-        found = T_LINE.findall(bytes(self.c.out[-4000:]))
-        return int(found[-1]) if found else 0
+        """The board's own clock, as its last `probe t=` said: ms since its probe started, and
+        since the first power-on across its restarts (the asker restarts into the game: the
+        probe's clock starts again at main.py; the time powered off not counted)."""
+        start = self.t_scanned
+        for m in T_LINE.finditer(bytes(self.c.out[start:])):
+            t = int(m.group(1))
+            if t < self.t_last:  # a restart: the probe's clock begins again
+                self.t_base += self.t_last
+            self.t_last = t
+            self.t_scanned = start + m.end()  # (whole lines only: the next look goes on after it)
+        return self.t_base + self.t_last
 
     def grown(self):
         """AssertionError if this board's GC heap has grown past the app's: the step under way,
@@ -114,13 +126,19 @@ class Board:
                                                               self.now(), "\n".join(lines[-60:])))
         self.scanned = max(self.scanned, len(out) - 40)  # (a line cut in two: searched again)
 
+    def watch(self):
+        """grown() of every board in the game (a growth ends it whichever board is waited on)."""
+        for b in self.boards:
+            if b.c.proc is not None:  # (not while powered off)
+                b.grown()
+
     def wait_ms(self, ms, timeout=120):
         """Until `ms` of the board's own time have passed."""
         end = self.now() + ms
         limit = time.monotonic() + timeout
         while self.now() < end:
             self.c.check_alive(REPORT_STALL_S)
-            self.grown()
+            self.watch()
             if time.monotonic() > limit:
                 raise AssertionError("the board's clock stood still: %s" % self.c.tail(500))
             time.sleep(0.02)
@@ -157,7 +175,7 @@ class Board:
         end = time.monotonic() + timeout
         while True:
             self.c.check_alive(REPORT_STALL_S)
-            self.grown()
+            self.watch()
             s = self.state()
             if s is not None and cond(s):
                 return s
@@ -232,6 +250,7 @@ def play(holder, asker):
     names, moves and results by board, lost_ms (the asker's clock from the holder's power cut
     to its page saying so), the boards' texts."""
     h, a = Board(holder, "holder"), Board(asker, "asker")
+    h.boards = a.boards = [h, a]
 
     def step(what):
         for b in (h, a):
