@@ -11,7 +11,7 @@ own (eFuses), so a name of its own.
 `main_py(port, other_port)` is a board's /main.py: the app's probe in
 main.py's place (as tools.chip.probe.main_py's: the three-button preset,
 presses timed on its `probe t=` lines, its ports; the clock in main.py,
-TICKS_MAIN says why), so that every power-on,
+the comment above ticks_main says why), so that every power-on,
 the first and the one after the power cut, starts the app as main.py does, on
 a whole heap and with nothing a stopped main.py left (a Ctrl-C'd main.py had
 Wi-Fi up or not, as it happened: two heaps). `play(holder, asker)` takes two
@@ -38,7 +38,7 @@ import time
 
 from tools.chip import probe
 from tools.chip.emulator import GATEWAY_IP
-from tools.common import CHIP_GC_HEAP_APP, free_port
+from tools.common import CHIP_GC_HEAP_APP, CHIP_PROBE_MORE, free_port, path
 from tools.chip.wifi_load import REPORT_MS, REPORT_STALL_S
 
 LEFT, DROP, RIGHT = 0, 1, 3  # config.py's buttons preset
@@ -59,41 +59,17 @@ GC_TOTAL = re.compile(rb"GC: total: (\d+)")
 # asker's start into a game of two boards, Wi-Fi up, idle: 118,336 B used with it, 114,016 without),
 # and loaded before the app it moved the heap's growth: that start's GC heap grew to 175,872 B
 # before Wi-Fi, which failed "Out of Memory". This one stands in for it (sys.modules), a clock only.
-TICKS_MAIN = """import micropython
-micropython.kbd_intr(-1)
-import sys
-import time
-
-
-class TickClock:
-    def __init__(self):
-        self.t0 = time.ticks_ms()
-        self.next = 0
-
-    def ticks_ms(self):
-        now = time.ticks_ms()
-        t = time.ticks_diff(now, self.t0)
-        if t >= self.next:
-            print("probe t=%d" % t)
-            self.next = t - t % 100 + 100
-        return now
-
-    def __getattr__(self, name):
-        return getattr(time, name)
-
-
-class Ticks:
-    def install(P, STATE):
-        return TickClock()
-
-
-sys.modules["app_probe_more"] = Ticks
-sys.argv[:] = ["app_probe", ARGS]
-try:
-    import app_probe
-except KeyboardInterrupt:
-    pass
-"""
+def ticks_main():
+    """main.py's text up to the probe's import: its clock is app_probe_more.py's _TickClock (the
+    one definition: its text read from there), the module standing in for app_probe_more."""
+    with open(path(CHIP_PROBE_MORE), encoding="utf-8") as f:
+        more = f.read()
+    start = more.index("class _TickClock")
+    end = more.find("\n\n\n", start)
+    return ("import micropython\nmicropython.kbd_intr(-1)\nimport sys\nimport time\n"
+            "from time import ticks_ms, ticks_diff\n\n\n%s\n\n\nclass Ticks:\n"
+            "    def install(P, STATE):\n        return _TickClock()\n\n\n"
+            "sys.modules[\"app_probe_more\"] = Ticks\n" % more[start:end if end >= 0 else len(more)].rstrip())
 
 
 def main_py(port, other_port, grow=False):
@@ -105,7 +81,8 @@ def main_py(port, other_port, grow=False):
             "overrides": {"web_port": port, "board_find": ("%s:%d" % (GATEWAY_IP, other_port),)}}
     if grow:
         return probe.main_py(grow=True, **args)
-    return "/main.py", TICKS_MAIN.replace("ARGS", repr(repr(args))).encode()
+    return "/main.py", (ticks_main() + "sys.argv[:] = [\"app_probe\", %r]\ntry:\n    import app_probe\n"
+                        "except KeyboardInterrupt:\n    pass\n" % repr(args)).encode()
 
 
 def ports():
