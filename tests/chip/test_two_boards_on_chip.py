@@ -11,15 +11,17 @@ on again: the asker says so within 5 s of its own clock, and the game goes on
 at the same moves to its end, recorded on both. A phone watches each board's
 page all along. Item 1's heap figures, on both boards: the GC heap never past
 the app's 127,936 bytes, 20 KB of it free at its fullest, the ESP-IDF heap
-24 KB free idle and 12 KB at its lowest.
+24 KB free idle and 12 KB at its lowest. CHIP_PROBE_GROW=1: the probes say at which
+step of the web server or the app a GC heap grows.
 """
 import json
+import os
 
 from tools.chip import two_boards, wifi_load
-from tools.chip.probe import reports, gc_heap
-from tools.common import free_port, CHIP_GC_FREE_MIN
+from tools.chip.probe import reports, gc_heap, parse_fields
+from tools.common import CHIP_GC_FREE_MIN
 
-from .helpers import retry_stalls, repl
+from .helpers import retry_stalls
 from .test_app_on_chip import APP_GC_TOTAL, IDF_IDLE_MIN, IDF_LOW_MIN
 
 # the holder's settings: Wi-Fi on (saved), red (the holder's side) starts the game of two boards
@@ -27,23 +29,26 @@ HOLDER = json.dumps({"version": 1, "settings": {"wifi": True, "first": "red"}}).
 
 
 def heap(text):
-    """(the GC heap at its fullest: total, used, free; the idle report; the worst report) of a
-    board's UART text, its reports after its first (the app built, Wi-Fi on)."""
-    rep, low = reports(text)
+    """(the GC heap at its fullest: total, used, free; the idle report; the worst report; the
+    largest total) of a board's UART text, its reports after its first (the app built, Wi-Fi
+    on); the worst of every start's (the asker restarts into the game: its probe's `probe low`
+    begins again)."""
     gcs = gc_heap(text)[1:]
     idle = reports(text[text.index("connect4: web: "):])[0][0]  # the first with Wi-Fi up
+    low = min((parse_fields(ln) for ln in text.splitlines() if ln.startswith("probe low")),
+              key=lambda r: r["idf_free"])
     return max(gcs, key=lambda g: g[1]), idle, low, max(t for t, _, _ in gcs)
 
 
 @retry_stalls
 def test_two_boards_play_a_game_by_their_buttons_and_one_is_powered_off_and_on(chip):
-    holder = chip(extra=[("/wifi.json", wifi_load.OPEN_NETWORK), ("/connect4.json", HOLDER)],
-                  port=free_port(), mac=0x15)
-    asker = chip(extra=[("/wifi.json", wifi_load.OPEN_NETWORK), ("/connect4.json", wifi_load.WIFI_ON)],
-                 port=free_port(), mac=0x25)
-    repl(holder)
-    repl(asker)
-    got = two_boards.play(holder, asker, repl)
+    hp, ap = two_boards.ports()
+    grow = bool(os.environ.get("CHIP_PROBE_GROW"))
+    holder = chip(extra=[("/wifi.json", wifi_load.OPEN_NETWORK), ("/connect4.json", HOLDER),
+                         two_boards.main_py(hp, ap, grow)], port=hp, mac=0x15)
+    asker = chip(extra=[("/wifi.json", wifi_load.OPEN_NETWORK), ("/connect4.json", wifi_load.WIFI_ON),
+                        two_boards.main_py(ap, hp, grow)], port=ap, mac=0x25)
+    got = two_boards.play(holder, asker)
     hs, as_ = got["states"]
     print("boards %s (holder) and %s (asker); the asker said the holder was lost %d ms after its "
           "power cut; the phones heard %s" % (got["names"] + (got["lost_ms"], got["phones"])))
