@@ -249,9 +249,13 @@ class Face:
     # ---- for the Wi-Fi side (connect4.net.link)
     def say(self, parts, now):
         """Scroll [(text, colour name)] over the game until it has gone by or an input ends it
-        (connect4.app.scroll: loaded for each text, gone from the heap with it)."""
-        self.app.banner = use("connect4.app.scroll").Scroller(
-            [(text, COLOURS[colour]) for text, colour in parts], now)
+        (connect4.app.scroll: loaded for each text, gone from the heap with it). Not over a
+        game of two boards, which says its own (LOST, WAIT): there the address and code that
+        Wi-Fi's start scrolls were the fullest moment of the board's heap (1.5 KB on the
+        emulated chip); the console line and the menu's Wi-Fi item still give them."""
+        if self.app.duo is None:
+            self.app.banner = use("connect4.app.scroll").Scroller(
+                [(text, COLOURS[colour]) for text, colour in parts], now)
 
     def short_of_memory(self, now):
         """Wi-Fi did not fit the heap: said on the matrix, Wi-Fi off, the game untouched."""
