@@ -37,7 +37,7 @@ def ask(app, fields, client, now):
 def resume(app, fields):
     """A start took back this board's game with a holder (connect4.app.takeback): it asks the
     holder again. True."""
-    return setup().resumed(Asker(app, 1, fields), app)
+    return use("connect4.app.twoboards_start").resumed(Asker(app, 1, fields), app)
 
 
 def _valid(answer):

@@ -17,6 +17,7 @@ from binascii import unhexlify
 
 from connect4.app.boardcheck import error
 from connect4.app.twoboards import TwoBoards, setup
+from connect4.modules import use
 
 
 def hold(app, who, data, now):
@@ -30,7 +31,7 @@ def resume(app, fields):
     `fields`): it goes on, or with no game in progress the next begins. True."""
     duo = Holder(app, 0, fields)
     duo.peer = unhexlify(fields["peer"])
-    return setup().resumed(duo, app)
+    return use("connect4.app.twoboards_start").resumed(duo, app)
 
 
 def _asked(app, arg, now):

@@ -53,7 +53,7 @@ _WAIT = const(4)
 _BUSY = const(5)
 _CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
 _TABLE = const(16)  # the AI's table while the page shows: connect4.app.twoboards.TABLE
-_FILE = const("board.json")  # connect4.app.twoboards_setup.FILE
+_FILE = const("board.json")  # connect4.app.twoboards_start.FILE
 WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
 _HEXES = "0123456789ABCDEF"
 

@@ -17,7 +17,7 @@ from connect4.app.newgame import first_side
 _MAX_FILE = const(240)  # bytes: a record line (at most about 140, on 8x7) and the second line
 _ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back after crashes this often with no move since is given up
-_TWO_BOARDS = const("board.json")  # connect4.app.twoboards_setup.FILE
+_TWO_BOARDS = const("board.json")  # connect4.app.twoboards_start.FILE
 
 
 def load(saved, board, rng):
@@ -113,7 +113,7 @@ def _two_boards(app):
     fs = app.saved.fs if app.saved is not None else None
     if fs is None or not exists(fs, app.cfg["flash_dir"] + _TWO_BOARDS):
         return False
-    fields = use("connect4.app.twoboards_setup").load(app)
+    fields = use("connect4.app.twoboards_start").load(app)
     if fields is None:
         return False
     if fields["role"]:  # the board that asked (connect4.app.boardask), or the one that holds it

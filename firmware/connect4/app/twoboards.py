@@ -38,7 +38,7 @@ from connect4.modules import use
 
 TABLE = const(16)  # the AI's table during the game (entries): its room pays for this code (docs/web.md)
 LOST_MS = const(3000)  # the other board not heard this long: lost (the matrix says it within 5 s)
-_FILE = const("board.json")  # connect4.app.twoboards_setup.FILE
+_FILE = const("board.json")  # connect4.app.twoboards_start.FILE
 _RED = const(0xFF0000)
 _ORANGE = const(0xFF5000)
 

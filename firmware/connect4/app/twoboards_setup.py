@@ -4,8 +4,8 @@ Loaded for each use and dropped again (connect4.modules.use, through
 twoboards.setup()); it makes no board of its own (connect4.app.boardhold and
 boardask do, and hand theirs here): a game held for another board or asked of one, a request
 of the other board at the holder to leave (or another's in a lost one's place), the
-asker's holder gone, this board's player changed, leaving, giving up, and a
-start that takes the game back from flash.
+asker's holder gone, this board's player changed, leaving, giving up. (A start
+that takes the game back from flash: connect4.app.twoboards_start.)
 
 The file (FILE, beside the settings; written atomically): the other board's
 name, the levels by side, the minutes to wait, the game's number at the holder,
@@ -13,18 +13,16 @@ name, the levels by side, the minutes to wait, the game's number at the holder,
 holder's the other board's token digest ("peer", hex), the asker's the holder's
 address ("host", "port") and its token.
 """
-import json
 from binascii import hexlify
 
 from connect4.app import newgame
 from connect4.app.states import MODE_TWO
-from connect4.app.store import Files, discard, say
+from connect4.app.store import Files, discard
+from connect4.app.twoboards_start import FILE
 from connect4.modules import use, forget
 
-FILE = "board.json"  # (connect4.app.twoboards' save and connect4.app.takeback know it too)
 _WHITE = 0xFFFFFF
 _ORANGE = 0xFF5000
-_JOIN_MS = 10000  # a board started again has its network within this (the chip's join: a few s)
 
 
 def _banner(app, text, color, now):
@@ -50,46 +48,6 @@ def asked(duo, app, now):
     fields["game"] = 0
     duo.save()
     begin(app, now)
-
-
-def load(app):
-    """The file's fields, or None: none, or not one (said, and removed)."""
-    path = app.cfg["flash_dir"] + FILE
-    fs = Files()
-    try:
-        f = fs.open(path, "r")
-    except OSError:
-        return None
-    try:
-        try:
-            fields = json.loads(f.read())
-        finally:
-            f.close()
-        role = fields["role"]
-        for key in ("name", "levels", "wait", "game") + (("peer",) if role == 0 else ("host", "port", "token")):
-            fields[key]
-        if role not in (0, 1) or len(fields["levels"]) != 2:
-            raise ValueError
-        return fields
-    except Exception:  # (ValueError, KeyError, TypeError)
-        say("%s unreadable: no game of two boards" % path)
-        discard(fs, path)
-        return None
-
-
-def resumed(duo, app):
-    """A start took the game of two boards back (connect4.app.takeback): the game in progress
-    goes on; the holder with none begins the next, the asker waits for the holder's answer.
-    True: a game goes on."""
-    clock = app.clock
-    now = clock.ticks_ms()
-    duo.heard = clock.ticks_add(now, _JOIN_MS)  # (not lost while this board joins its network)
-    if duo.side == 0 and not (app.board.count and app.mode == MODE_TWO):
-        begin(app, now)
-        return True
-    app.mode = MODE_TWO
-    app.game_levels = tuple(duo.fields["levels"])
-    return True
 
 
 def begin(app, now):
