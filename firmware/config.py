@@ -76,6 +76,10 @@ COMMON = {
     # below this many bytes free in the ESP-IDF heap (lwIP's and the Wi-Fi driver's), the
     # server answers new connections 503 and the page and matrix say the board is short of memory
     "net_min_free": 12288,
+    # "board_find" (not set: connect4.net.finder's BROADCAST): where a game of two boards (the menu's
+    # "play a board") looks for other boards, UDP at the page's port, ("HOST" or "HOST:PORT", ...):
+    # boards a broadcast does not reach (another emulator's, another subnet's) by their address.
+    # Left out of the resident dict: a board that serves phones only pays nothing for it.
 }
 
 PRESETS = {

@@ -22,8 +22,10 @@ draws the panel as it is, whatever the board on it.
 --headless runs on a virtual clock without drawing and prints each game's
 moves and result; --script FILE plays timed input (lines `TIME ACTION [ARG]`,
 TIME in ms or +ms after the previous line; actions: left, right, press, long,
-hold MS, down, up, wait MS, hint, quit); --record FILE writes an animated GIF (or a
-PNG of the last frame, or PNG frames with a %d pattern).
+hold MS, down, up, wait MS, hint, quit), --script - reads such lines from stdin
+as they come (another program drives the board; each played from then on, TIME
+optional); --record FILE writes an animated GIF (or a PNG of the last frame, or
+PNG frames with a %d pattern).
 A headless run against the AI or between two players needs someone on a
 person's side (--script, or --web and a browser): `--games N` without either
 is refused at once, and a run whose script ends while a person is to move stops.
@@ -36,6 +38,13 @@ line once the server listens, and every new code drawn after wrong ones.
 With --headless the clock is then real (browsers keep real time) and the run
 lasts until Ctrl-C, --seconds or --games. No port opens without --web: the
 menu's Wi-Fi item then brings up the stub radio and serves no page.
+
+Two boards, one game: a second simulator on a flash of its own is a second
+board (its own name, connect4-XXXX, from its flash folder). --boards HOST:PORT
+tells each where the other's page is (the menu's "play a board" asks there, as a
+board on a network broadcasts): in one terminal `make sim SIM_ARGS="--web 8080
+--boards 127.0.0.1:8081"`, in another `make sim SIM_ARGS="--web 8081 --flash
+sim_flash2 --boards 127.0.0.1:8080"` (docs/simulator.md).
 
 Game records: the board appends every game to games.txt in its flash (the
 simulator's folder too); the simulator marks every move with the host's
@@ -56,7 +65,7 @@ import time
 import host_sim
 from host_sim.clock import CLOCK
 from host_sim.world import (ChipPace, Controls, Panel, SimExit, now_ms, parse_script,
-                            chip_nodes_per_second)
+                            chip_nodes_per_second, board_mac)
 import machine
 
 MODES = ("ai", "two", "demo")
@@ -134,7 +143,9 @@ def parse_args(argv, prog="make sim"):
     p.add_argument("--size", type=board_size, metavar="COLSxROWS",
                    help="the board: 4x4 to 8x7, as the panel shows (default 7x6; saved like a menu change)")
     p.add_argument("--seed", type=int, default=None, help="AI and demo randomness (default: fresh)")
-    p.add_argument("--script", metavar="FILE", help="timed input events")
+    p.add_argument("--script", metavar="FILE",
+                   help="timed input events (-: lines read from stdin as they come, each played "
+                        "from then on, --headless only)")
     p.add_argument("--headless", action="store_true",
                    help="no drawing, virtual clock; print each game's moves and result")
     p.add_argument("--record", metavar="FILE", help="animated GIF, PNG (last frame) or frame%%03d.png")
@@ -158,12 +169,21 @@ def parse_args(argv, prog="make sim"):
                    help="serve the board's web page and API on this port (the firmware's connect4.net)")
     p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
                    help="the address --web listens on (default 127.0.0.1: this computer only)")
+    p.add_argument("--boards", nargs="+", metavar="HOST:PORT",
+                   help="where the menu's \"play a board\" looks for other boards (another "
+                        "simulator's --web address; default: a broadcast, connect4.net.finder's)")
     p.add_argument("--review", metavar="RECORDS",
                    help="print a review of every game in a records file (games.txt), or of one "
                         "record line, with the perfect solver; runs no board")
     args = p.parse_args(argv)
     if args.flash is not None and args.temp_flash:
         p.error("--flash and --temp-flash: give one of them")
+    if args.script == "-" and not args.headless:
+        p.error("--script -: stdin is the terminal's keys without --headless")
+    for board in args.boards or ():
+        host, _, port = board.rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            p.error("--boards %s: expected HOST:PORT, e.g. 127.0.0.1:8081" % board)
     if args.chip_speed and not rate:
         p.error("--chip-speed: this copy has no tools/data/chip.txt, the chip's speed record")
     return args
@@ -206,6 +226,8 @@ def config_overrides(args):
     the menu's Wi-Fi serving a page only with --web (its server), on --web-host only."""
     overrides = {"flash_dir": os.path.join(os.path.abspath(args.flash), ""),
                  "web_host": args.web_host, "web_port": args.web or 0}
+    if args.boards:
+        overrides["board_find"] = tuple(args.boards)
     if args.seed is not None:
         overrides["seed"] = args.seed
     return overrides
@@ -311,9 +333,27 @@ class Firmware:
         self.server = None  # --web: the firmware's web server, made at the first start of the app
         self.pairing = None
         self.code_shown = None  # the pairing code last printed (--web)
+        self.live = []  # --script -: the lines read from stdin, not yet played (each parsed)
+        if args.script == "-":
+            threading.Thread(target=self.read_live, daemon=True).start()
         if args.web:
             from connect4.net.pairing import Pairing
             self.pairing = Pairing(cfg["flash_dir"])  # paired phones kept on its flash
+
+    def read_live(self):
+        """--script -: each line of stdin (`ACTION [ARG]`, `+MS ACTION [ARG]` or `menu ITEM`),
+        played as it comes; a bad line is said on stderr and skipped; the end of stdin quits."""
+        for line in sys.stdin:
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            if not text[0] in "+0123456789":
+                text = "+0 " + text
+            try:
+                self.live.append(parse_script(text))
+            except ValueError as e:
+                print("--script -: %s" % e, file=sys.stderr, flush=True)
+        self.live.append([(0, "quit", 0)])
 
     def web_line(self):
         """--web: the address and the current pairing code (the terminal board's last line)."""
@@ -363,6 +403,9 @@ class Firmware:
     def tick(self):
         """Runs in the firmware's thread at every sleep."""
         if self.args.headless:
+            while self.live:  # --script -: the lines read since, played from now
+                for t, action, arg in self.live.pop(0):
+                    self.controls.act(action, now_ms() + t, arg)
             self.controls.advance(now_ms())
             if self.controls.quit_at is not None and now_ms() >= self.controls.quit_at:
                 self.quit = True
@@ -463,6 +506,7 @@ def print_reviews(source):
 def real_time(controls):
     """The real clock from now on; a script's times count from now. Returns now (ms)."""
     CLOCK.make_real()
+    controls.paced = True  # the host may stall: no level left unseen (Controls.advance)
     start = now_ms()
     if controls.queue:
         import heapq
@@ -626,8 +670,9 @@ def run_board(args, temps):
         elif args.flash is None:
             args.flash = DEFAULT_FLASH
         prepare_flash(args.flash)
-        script = read_script(args.script) if args.script else []
+        script = read_script(args.script) if args.script and args.script != "-" else []
         machine.reset_world()
+        board_mac(args.flash)
         cfg = firmware_config(args)
         panel = Panel(cfg)
         if args.record:

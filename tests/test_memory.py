@@ -47,10 +47,18 @@ def test_with_wifi_on_the_chips_gc_heap_stays_the_one_the_app_already_has(figure
     assert figures["gc_web"] <= figures["gc_web_budget"], memory.report(figures)
 
 
+def test_a_board_that_holds_a_game_of_two_boards_keeps_the_room(figures):
+    """Issue 37: the holder's role (connect4.app.twoboards, boardhold: loaded for the game) fits
+    the same GC heap with its 20 KB free, the AI's table shrunk meanwhile; none of it is
+    resident on a board that serves phones only (gc_web above has none of it)."""
+    assert figures["gc_web_hold"] <= figures["gc_web_budget"], memory.report(figures)
+
+
 def test_the_report_prints_every_figure(figures):
     text = memory.report(figures)
     for label in ("firmware imported", "app built on it", "top-level move peak", "whole game peak",
-                  "per search node", "native code", "footprint", "budget", "GC heap with Wi-Fi on"):
+                  "per search node", "native code", "footprint", "budget", "GC heap with Wi-Fi on",
+                  "a game of two boards", "holding a board's game"):
         assert label in text
 
 

@@ -80,7 +80,7 @@ def test_a_real_game_on_the_app_is_said_move_by_move_to_its_result():
     for _ in range(400):
         if app.board.is_over() and app.state == 4:
             break
-        if face.human_turn():
+        if face.snapshot()["human"]:
             rig.press()
         else:
             rig.run_for(20)

@@ -266,16 +266,16 @@ def test_saving_the_wifi_form_empty_asks_first_and_says_what_will_happen(browser
         alert = browser.switch_to.alert
         assert "Forget" in alert.text and "own network" in alert.text
         alert.dismiss()
-        assert board.request("GET", "/api/settings")[1]["wifi"] == {"configured": True}
+        assert board.request("GET", "/api/settings")[1]["wifi"]["configured"] is True
         browser.find_element("id", "join").click()
         browser.switch_to.alert.accept()
-        board.wait(lambda: board.request("GET", "/api/settings")[1]["wifi"] == {"configured": False},
+        board.wait(lambda: board.request("GET", "/api/settings")[1]["wifi"]["configured"] is False,
                    what="forgotten")
         board.wait(lambda: "own network" in msg(browser), what="said")
         browser.find_element("id", "ssid").send_keys("CafeNet")
         browser.find_element("id", "join").click()  # a network to join: no question, saved, said
         board.wait(lambda: "CafeNet" in msg(browser) and "next time" in msg(browser), what="saved")
-        assert board.request("GET", "/api/settings")[1]["wifi"] == {"configured": True}
+        assert board.request("GET", "/api/settings")[1]["wifi"]["configured"] is True
 
 
 def test_messages_are_plain_words_and_success_looks_like_success(browser, tmp_path):

@@ -31,59 +31,15 @@ its first write, a crash of the game.
   power-on with the switch saved on, on a whole heap.
 """
 import gc
-import os
 import sys
 import time
 from micropython import kbd_intr
 
 from connect4.modules import forget, use
-from connect4.app.render import draw_error
 
-ERROR_LOG = "error.log"
-LOG_LIMIT = 8192
+ERROR_LOG = "error.log"  # on flash (connect4.crashlog writes it)
 CRASH_WINDOW_MS = 10000
 MAX_CRASHES = 5
-
-
-def fresh_seed():
-    try:
-        b = os.urandom(4)
-        return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
-    except Exception:
-        return time.ticks_ms() or 1
-
-
-def log_error(path, exc, app=None):
-    """Append the traceback to the error log, with the position of `app`'s game (its moves,
-    to play it again); never raises."""
-    try:
-        try:
-            if os.stat(path)[6] > LOG_LIMIT:
-                os.remove(path)
-        except OSError:
-            pass
-        where = ""
-        if app is not None:
-            where = ", moves " + (app.board.moves_string() or "-")
-        with open(path, "a") as f:
-            f.write("--- crash at %d ms%s\n" % (time.ticks_ms(), where))  # type: ignore[str-format]  # ticks: an int
-            sys.print_exception(exc, f)  # type: ignore[attr-defined]  # MicroPython's (host_sim adds it)
-    except Exception:
-        pass
-
-
-def show_error(hw, blinks=3, clock=time):
-    """Blink the red cross; never raises (the display may be what failed)."""
-    try:
-        d = hw.display
-        for i in range(2 * blinks):
-            draw_error(d, i % 2 == 0)
-            d.show()
-            if hw.wdt is not None:
-                hw.wdt.feed()
-            clock.sleep_ms(300)
-    except Exception:
-        pass
 
 
 def wifi_link(app, cfg):
@@ -112,8 +68,6 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
     while True:
         started = clock.ticks_ms()
         try:
-            if seed is None:
-                seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
             if hw is None:
                 from connect4 import hardware_setup  # used once: forgotten below
                 hw = hardware_setup.build(cfg)
@@ -129,10 +83,12 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
                         return poweron.run(choice, hw, cfg, clock, stop)
                     del poweron
                 hw.start_watchdog()
-            from connect4.app.assemble import build_app  # used once an app: forgotten below
+            from connect4.app.assemble import build_app, fresh_seed  # used once an app: forgotten below
+            if seed is None:
+                seed = cfg["seed"] if cfg["seed"] is not None else fresh_seed()
             app = build_app(cfg, hw, clock, seed, listener, book_path=book_path, wifi=wifi,
                             judge=judge)
-            del build_app
+            del build_app, fresh_seed
             forget("connect4.app.assemble")
             if listener is not None:
                 listener("app", app)
@@ -148,26 +104,25 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
         except KeyboardInterrupt:
             raise
         except Exception as e:
-            log_error(log, e, app)
+            moves = None
             if app is not None:
+                moves = app.board.moves_string() or "-"
                 app.close()  # its Wi-Fi, server and sockets: the next app's to open
-            app = None  # free the crashed app before the next one
+            app = None  # free the crashed app before the next one (and before crashlog)
+            gc.collect()
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
-            if choice == "safe" or choice == "hwtest":  # asked for at power-on: never the game instead
-                if hw is not None:
-                    from connect4 import fallback  # loaded only then
-                    fallback.show_cross(hw.display)
-                return choice
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
                 crashes += 1
             else:
                 crashes = 1
-            if hw is not None:
-                show_error(hw, clock=clock)
-            if crashes >= MAX_CRASHES:
-                from connect4 import fallback  # loaded only then
-                fallback.show_cross(hw.display if hw is not None else None)
-                return "crashed"
+            end = (choice if choice == "safe" or choice == "hwtest"  # asked for at power-on: never
+                   else "crashed" if crashes >= MAX_CRASHES else None)  # the game instead
+            try:
+                use("connect4.crashlog").after(log, e, moves, hw, end, clock)
+            except Exception:  # (no heap even now): the cross and the log are lost, not the board
+                pass
+            if end is not None:
+                return end
             if hw is not None:
                 hw.after_crash = True  # the next app starts after a crash: its game's restarts count
             gc.collect()
@@ -187,7 +142,10 @@ def start(listener=None, stop=None, clock=time, book_path="book.bin", judge=None
     except KeyboardInterrupt:
         raise
     except Exception as e:
-        log_error(ERROR_LOG, e)
+        try:
+            use("connect4.crashlog").log_error(ERROR_LOG, e)
+        except Exception:
+            pass
         from connect4 import fallback  # loaded only then: no heap for it otherwise
         return fallback.unreadable_config(e, ERROR_LOG)
     return main(cfg, listener, stop, clock, book_path, judge, wifi)

@@ -5,7 +5,9 @@ finds `world.networks` (as the ESP32 port's scan() gives them: ssid, bssid, chan
 rssi, authmode, hidden).
 
 `world` holds what happened (tests look): interfaces active, the AP's config, the
-network joined.
+network joined, the hostname set. `world.mac` is the radio's MAC: a simulated board
+takes one of its own from its flash folder (host_sim.world.board_mac), so that two
+simulated boards have two names (connect4-XXXX: connect4.net.wifi.name).
 """
 STA_IF = 0
 AP_IF = 1
@@ -24,7 +26,9 @@ class _World:
         self.joined = None
         self.polls = 0
         self.target = None
+        self.hostname = "mpy-esp32c3"  # MicroPython's default, until network.hostname(name)
         self.NO_SUCH_NETWORK = "nowhere"
+        self.mac = MAC
         self.networks = [(b"HomeNet", b"\x02\x00\x00\x00\x00\x01", 6, -48, AUTH_WPA2_PSK, False),
                          (b"Cafe", b"\x02\x00\x00\x00\x00\x02", 1, -71, AUTH_OPEN, False),
                          (b"HomeNet", b"\x02\x00\x00\x00\x00\x03", 11, -80, AUTH_WPA2_PSK, False),
@@ -32,7 +36,16 @@ class _World:
         self.scans = 0
 
 
+MAC = bytes([0x34, 0x85, 0x18, 0x00, 0xC4, 0x7E])
 world = _World()
+
+
+def hostname(*name):
+    """network.hostname(): the name the board gives DHCP and mDNS (set before connecting)."""
+    if name:
+        world.hostname = name[0]
+        return None
+    return world.hostname
 
 
 class WLAN:
@@ -52,7 +65,7 @@ class WLAN:
     def config(self, *param, **kwargs):
         if param:
             if param[0] == "mac":
-                return bytes([0x34, 0x85, 0x18, 0x00, 0xC4, 0x7E])
+                return world.mac
             return world.ap_config.get(param[0])
         world.ap_config.update(kwargs)
         return None

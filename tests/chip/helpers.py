@@ -35,7 +35,9 @@ class Boards:
         self.made = []  # (Chip, its log) of the try under way
         self.count = 0  # boards made in the test, every try: their files' numbers
 
-    def __call__(self, extra=(), wifi=True, http_to=None):
+    def __call__(self, extra=(), wifi=True, http_to=None, port=80, mac=None):
+        """`port` and `mac`: the page's port and the MAC's last byte (two boards:
+        tools.chip.two_boards)."""
         n = self.count
         self.count += 1
         flash = os.path.join(str(self.folder), "flash%d.bin" % n)
@@ -44,7 +46,7 @@ class Boards:
         # the UART, kept where pytest's rotation of its temporary folders leaves it
         log = open(os.path.join(self.logs, "%s-%d.log" % (self.name, n)), "wb")
         kwargs = {"http_to": http_to} if http_to else {}
-        c = Chip(find_qemu(), flash, wifi=wifi, log=log, **kwargs)
+        c = Chip(find_qemu(), flash, wifi=wifi, log=log, port=port, mac=mac, **kwargs)
         self.made.append((c, log))
         return c
 

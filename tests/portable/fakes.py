@@ -132,13 +132,14 @@ class Rig:
     each read of the SELECT pin while the app thinks (once a poll, every
     poll_interval nodes) moves the fake clock by poll_interval nodes at this
     rate (0: the search takes no time). after_crash: this start follows a crash
-    (else a power-on); wifi: build_app's Wi-Fi factory (None: no Wi-Fi).
+    (else a power-on); wifi: build_app's Wi-Fi factory (None: no Wi-Fi); clock: another
+    Rig's (two boards on one clock); flash: the flash folder of an earlier start (a power cut).
     """
 
     def __init__(self, name, width=8, height=8, buttons=False, cfg=None, node_rate=10600, seed=1,
-                 after_crash=False, wifi=None):
+                 after_crash=False, wifi=None, clock=None, flash=None):
         import config
-        self.clock = FakeClock()
+        self.clock = clock or FakeClock()  # (two boards on one clock: tests/portable/fakeboards.py)
         self.strip = FakeStrip(width * height)
         self.display = Display(self.strip, width, height, led_map(width, height))
         self.select = FakePin()
@@ -153,7 +154,7 @@ class Rig:
             self.input = Input(Button(self.select.value), encoder=Encoder(self.a.value, self.b.value))
         self.buttons = buttons
         options = dict(CFG)
-        options.update({"flash_dir": tmpdir(name), "seed": seed, "width": width, "height": height})
+        options.update({"flash_dir": flash or tmpdir(name), "seed": seed, "width": width, "height": height})
         options.update(cfg or {})
         self.cfg = config.get("buttons" if buttons else "encoder", options)
         self.games = []

@@ -25,6 +25,8 @@ ticks and steps, is tools/chip/app_probe_more.py, /app_probe_more.mpy, loaded on
              ESP-IDF heap: `probe idf A->B at STEP enter|exit WHAT gc_used U`
   ballast    bytes of the GC heap held from the start to the end (the margin's proof: the app
              must still fit, with Wi-Fi on, in the heap it has)
+  preset     config.py's preset to run (its PRESET if not given), and
+  overrides  options over it (a dict: the page's port, where other boards are looked for)
   phase      "write": half of the temporary file's first write on flash (flushed), the
              rest never written; "rename": the temporary file whole, before its rename;
              "saved": just after the rename
@@ -195,6 +197,6 @@ if _P.get("events") or _P.get("grow") or _P.get("cut") or _P.get("ticks") or _P.
 
 
 _report(ticks_ms())
-boot.start(listener=_listener, stop=_stop, clock=_CLOCK)
+boot.start(listener=_listener, stop=_stop, clock=_CLOCK, preset=_P.get("preset"), overrides=_P.get("overrides"))
 _report(ticks_ms())
 print("probe stopped")

@@ -19,7 +19,11 @@ counts instructions (125 a microsecond) whatever the host's load.
   `boot()` again on the same flash is the next power-on.
 - The network: the emulator's open access point `PICSimLabWifi` (the chip
   gets 192.168.4.15 as a station); `http_port` on 127.0.0.1 forwards to its
-  port 80.
+  port 80, or with `port` to that port (TCP and UDP) from the host's port of
+  the same number, which another emulated board reaches at 192.168.4.2 (its
+  own network's way to the host). Each emulator's network is its own
+  192.168.4.0/24: no broadcast crosses. `mac` gives a board eFuses of its own,
+  so that two boards have two MACs (two names).
 
 Host only. Nothing here knows the game: tests/chip/ does.
 """
@@ -36,6 +40,7 @@ import time
 from tools.common import ROOT, free_port
 
 STATION_IP = "192.168.4.15"  # the address the emulator's DHCP gives the chip as a station
+GATEWAY_IP = "192.168.4.2"  # the emulator's network's way to its host's loopback (slirp)
 AP_IP = "192.168.4.1"  # the chip's own access point
 OPEN_SSID = "PICSimLabWifi"  # one of the emulator's three open access points
 QEMU_NAME = "qemu-system-riscv32"
@@ -43,6 +48,12 @@ FLASH_BYTES = 4 << 20
 # one guest instruction = 2**3 ns of emulated time; an idle guest's clock follows the host's
 ICOUNT = "shift=3,align=off,sleep=on"
 INSTRUCTIONS_PER_US = 1000 >> 3  # 125: the board's ticks_us counts guest instructions
+# The emulator's eFuses (its file: from RD_WR_DIS on, 1 KB): the MAC in RD_MAC_SPI_SYS_0/1 (its
+# bytes in reverse: the default 01 10 fe 24 0a c4 is the station's c4:0a:24:fe:10:01), the chip's
+# revision in RD_MAC_SPI_SYS_3 (the ESP32-C3's register map, lcgamboa/qemu's esp32c3_efuse.h)
+EFUSE_BYTES = 1024
+EFUSE_MAC = 0x18
+EFUSE_SYS_3 = 0x24
 # The one file the emulated board has beyond make image's: the emulator has no RMT peripheral,
 # and NeoPixel.write() would hang on it.
 EMULATOR_BOOT = (b"import esp32\n"
@@ -100,12 +111,15 @@ class ChipDied(ChipStalled):
 class Chip:
     """One emulated board on one flash file. `boot()` powers it on, `kill()` cuts the power."""
 
-    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None, qemu_args=()):
+    def __init__(self, qemu, flash, wifi=True, http_to=STATION_IP, log=None, qemu_args=(), port=80,
+                 mac=None):
         self.qemu = qemu
         self.qemu_args = list(qemu_args)  # more options of the emulator (tools/chip/phases.py: its log)
         self.flash = flash
         self.wifi = wifi
         self.http_to = http_to
+        self.port = port  # the board's page: its port (TCP, and UDP for other boards' search)
+        self.mac = mac  # the last byte of the board's MAC (eFuses of its own), or None: the emulator's
         self.tmp = tempfile.mkdtemp(prefix="chip-")
         self.proc = None
         self.uart = None
@@ -134,11 +148,20 @@ class Chip:
                "-icount", os.environ.get("CHIP_ICOUNT", ICOUNT),
                "-global", "driver=timer.esp32c3.timg,property=wdt_disable,value=true"]
         if self.wifi:
-            self.http_port = free_port()
-            cmd += ["-nic", "user,model=esp32c3_wifi,net=192.168.4.0/24,"
-                    "hostfwd=tcp:127.0.0.1:%d-%s:80" % (self.http_port, self.http_to)]
+            if self.port == 80:
+                self.http_port = free_port()
+                fwd = "hostfwd=tcp:127.0.0.1:%d-%s:80" % (self.http_port, self.http_to)
+            else:  # the page at a port of the host's own number: another emulated board reaches it
+                # through its gateway (192.168.4.2, its host's loopback), TCP and UDP alike
+                self.http_port = self.port
+                fwd = "hostfwd=tcp:127.0.0.1:%d-%s:%d,hostfwd=udp:127.0.0.1:%d-%s:%d" % (
+                    self.port, self.http_to, self.port, self.port, self.http_to, self.port)
+            cmd += ["-nic", "user,model=esp32c3_wifi,net=192.168.4.0/24," + fwd]
         else:
             cmd += ["-nic", "none"]
+        if self.mac is not None:
+            cmd += ["-drive", "file=%s,if=none,format=raw,id=efuse" % self._efuses(),
+                    "-global", "driver=nvram.esp32c3.efuse,property=drive,value=efuse"]
         cmd += self.qemu_args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, cwd=self.tmp,
@@ -175,6 +198,17 @@ class Chip:
                 if time.monotonic() > end:
                     raise ChipError("no socket %s from the emulator" % (path,))
                 time.sleep(0.05)
+
+    def _efuses(self):
+        """A file of eFuses for this board, as the emulator's own defaults are (chip revision
+        v0.3, its MAC) but the MAC's last byte: two boards, two MACs, two names."""
+        path = os.path.join(self.tmp, "efuse.bin")
+        data = bytearray(EFUSE_BYTES)
+        data[EFUSE_MAC:EFUSE_MAC + 6] = bytes([self.mac, 0x10, 0xFE, 0x24, 0x0A, 0xC4])
+        data[EFUSE_SYS_3:EFUSE_SYS_3 + 4] = (3 << 18).to_bytes(4, "little")  # wafer_version_minor_low
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
 
     def kill(self):
         """A power cut: the emulator dies wherever the guest is; the flash keeps what it has."""

@@ -7,7 +7,7 @@ own `App.run()` loop (step, sleep_ms(loop_ms), forever) is run from JavaScript,
 step by step, with the sleep between steps done there. Everything else is what
 connect4/boot.py does on the board: config.get(), hardware_setup.build() on
 `machine` and `neopixel` (host_sim/stubs' modules, the simulator's own),
-build_app(), and after an unexpected error boot's log_error() (error.log on
+build_app(), and after an unexpected error crashlog's log_error() (error.log on
 flash) and show_error() (the red cross), then a new App; five crashes within
 10 s each stop it, as on the board.
 
@@ -38,8 +38,8 @@ import jsboard
 import machine
 
 import config
-from connect4 import boot, fallback, hardware_setup
-from connect4.app.assemble import build_app
+from connect4 import boot, crashlog, fallback, hardware_setup
+from connect4.app.assemble import build_app, fresh_seed
 from connect4.app.face import Face  # the phone page's reads: this page's too
 from connect4.app.game import MENU
 from connect4.engine.levels import MAX_LEVEL  # the hint's level: connect4.app.turn.hint
@@ -87,7 +87,7 @@ class Board:
             machine.on_read(gpio, self._reader(gpio))
         jsboard.pins(json.dumps(pins))
         jsboard.panel(json.dumps(panel(cfg)))
-        self.seed = seed or boot.fresh_seed()
+        self.seed = seed or fresh_seed()
         self.hw = hardware_setup.build(cfg)
         self.log = cfg["flash_dir"] + boot.ERROR_LOG
         self.crashes = 0
@@ -183,13 +183,13 @@ class Board:
     def _crash(self, exc):
         """boot.main()'s answer to an unexpected error, and the traceback to the page."""
         jsboard.error(_traceback(exc))
-        boot.log_error(self.log, exc, self.app)
+        crashlog.log_error(self.log, exc, self.app.board.moves_string() or "-" if self.app else None)
         self.app = None
         if time.ticks_diff(time.ticks_ms(), self.started) < boot.CRASH_WINDOW_MS:
             self.crashes += 1
         else:
             self.crashes = 1
-        boot.show_error(self.hw)
+        crashlog.show_error(self.hw)
         if self.crashes >= boot.MAX_CRASHES:
             fallback.show_cross(self.hw.display)
             self.halted = True

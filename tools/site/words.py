@@ -22,7 +22,8 @@ from connect4.engine import levels
 MODES = {"ai": "against the AI", "two": "two players", "demo": "demo"}
 ITEM_NAMES = {"mode": "Mode", "level": "Level", "first": "Who starts", "blunder": "Blunders",
               "brightness": "Brightness", "size": "Board size", "wifi": "Wi-Fi",
-              "phones": "Paired phones", "stats": "Statistics", "games": "Recorded games", "back": "Back"}
+              "phones": "Paired phones", "stats": "Statistics", "games": "Recorded games",
+              "board": "Play a board", "back": "Back"}
 FIRSTS = {"red": "red (you, against the AI)", "yellow": "yellow (the AI, against the AI)",
           "alternate": "each side in turn", "loser": "the loser of the last game"}
 RESULTS = ("red won", "yellow won", "a draw", "left unfinished")  # connect4.app.records' results
@@ -156,6 +157,8 @@ def _value(key, m):
         return "none (a page in a browser has no Wi-Fi)"
     if key == "stats":
         return "at level %d, %s" % (s["level"], _record(m.table()["ai"][s["level"] - 1]))
+    if key == "board":
+        return "another board over Wi-Fi (a page in a browser has none)"
     return ""
 
 
@@ -192,6 +195,8 @@ def _game_page(games):
 
 def menu(m):
     """The menu's item and value in words, and what a press does (connect4.app.menu.Menu)."""
+    if m.games is not None and hasattr(m.games, "tick"):  # "play a board" (connect4.app.boards)
+        return "Play a board: no other board can be found without Wi-Fi. Turn to the back arrow, press."
     if m.games is not None:
         return _game_page(m.games)
     if m.page >= 0:
@@ -207,6 +212,8 @@ def menu(m):
         return text + ". Press for the numbers."
     if key == "games":
         return text + ". Press for the list."
+    if key == "board":
+        return text + ". Press to look for boards."
     if key == "back":
         return text + ". Press to leave the menu."
     return text + ". Press to change it."

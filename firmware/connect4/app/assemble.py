@@ -5,6 +5,7 @@ the tests all call `build_app`, so none of them can drift from what the board
 runs: the settings file and its defaults (the config's brightness), the
 search's table, poll interval, clock and time cap.
 """
+import os
 import time
 from micropython import const
 
@@ -17,6 +18,7 @@ from connect4.app.game import App
 from connect4.app.turn import Turn
 from connect4.app.store import Store
 from connect4.app.resume import SavedGame
+from connect4.modules import use
 
 _SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt, the game in progress: game.txt
 
@@ -25,7 +27,7 @@ def settings_store(cfg, fs=None):
     """The settings file of `cfg`'s flash, loaded (defaults: the config's brightness)."""
     store = Store(cfg["flash_dir"] + _SETTINGS_FILE, fs=fs,
                   defaults={"brightness": cfg["brightness_level"]})
-    store.load()
+    use("connect4.app.storeload").load(store)
     return store
 
 
@@ -53,3 +55,13 @@ def build_app(cfg, hw, clock=time, seed=1, listener=None, fs=None, book_path="bo
                clock=clock, wdt=hw.wdt, listener=listener, records=(flash + "games.txt", fs),
                saved=SavedGame(flash + "game.txt", fs=fs), wifi=wifi, judge=judge,
                after_crash=hw.after_crash)
+
+
+def fresh_seed():
+    """A seed for the AI's and the demo's generators from the chip's random source (the
+    config's `seed`, when set, is used instead: connect4.boot)."""
+    try:
+        b = os.urandom(4)
+        return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
+    except Exception:
+        return time.ticks_ms() or 1

@@ -12,8 +12,11 @@ rule at the safe point (`follow`, then newgame.restart_for, the menu's too).
 
 For the Wi-Fi side (connect4.net.link): `say()` scrolls text over the game,
 `set_pump()` gives the server its rounds (from the loop and from the
-search's poll hook), `resize_table()` shrinks the AI's table while Wi-Fi
-shares the heap.
+search's poll hook; in a game of two boards that game pumps it, then itself),
+`resize_table()` shrinks the AI's table while Wi-Fi shares the heap.
+
+A game of two boards (connect4.app.twoboards, the app's `duo`): the other
+board's routes (`board`) and who may move (`may_move`, for any move).
 
 Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
@@ -139,7 +142,8 @@ class Face:
             "result": winner,
             "winning": [[c + 1, r + 1] for c, r in line],
             "state": STATE_NAMES[app.state],
-            "human": human_turn(app),
+            "human": human_turn(app) and app.duo is None,  # two boards: moves come from their buttons
+            "boards": None if app.duo is None else app.duo.names(app),
             "games": app.games,
             "brightness": app.settings["brightness"],
             "columns": board.cols,
@@ -161,9 +165,6 @@ class Face:
     def records(self):
         """The game records (connect4.app.recordfile.Records, loaded for the caller), or None."""
         return self.app.records()
-
-    def human_turn(self):
-        return human_turn(self.app)
 
     def valid(self, key, value):
         """Is `value` one the setting `key` may take (connect4.app.store; a size, one this
@@ -218,23 +219,64 @@ class Face:
     def hint(self):
         self.app.commands.append((_apply_hint, None))
 
+    # ---- a game of two boards (connect4.app.twoboards): `who` is the asking token's digest
+    def board(self, who, data):
+        """POST /api/board from the board `who` ({}: its poll): (status, dict)."""
+        app = self.app
+        duo = app.duo
+        if duo is not None:
+            return duo.route(app, who, data)
+        if not data:  # (the other board's poll: it had a game here, which is gone)
+            return 404, {"error": "no game with another board here"}
+        page = app.menu.games if app.menu is not None else None
+        if page is None or not hasattr(page, "asked"):  # only while this board looks for one
+            return 409, {"error": "not looking for a game (the menu's board page does)"}
+        return page.asked(app, who, data)  # (connect4.app.boards: the game's code comes after)
+
+    def may_move(self, who, n):
+        """Why the session `who` may not move now, or None: in a game of two boards only the
+        other board, on its turn; not a person's turn; `n` (if given, >= 0) not the moves
+        played (a move replayed, or out of turn)."""
+        app = self.app
+        duo = app.duo
+        why = None if duo is None else duo.may_move(app, who)
+        if why is None and not human_turn(app):
+            why = "not a person's turn"
+        if why is None and n >= 0 and n != app.board.count:
+            why = "not move %d" % (n + 1)
+        return why
+
     # ---- for the Wi-Fi side (connect4.net.link)
     def say(self, parts, now):
         """Scroll [(text, colour name)] over the game until it has gone by or an input ends it
-        (connect4.app.scroll: loaded for each text, gone from the heap with it)."""
-        self.app.banner = use("connect4.app.scroll").Scroller(
-            [(text, COLOURS[colour]) for text, colour in parts], now)
+        (connect4.app.scroll: loaded for each text, gone from the heap with it). Not over a
+        game of two boards, which says its own (LOST, WAIT): there the address and code that
+        Wi-Fi's start scrolls were the fullest moment of the board's heap (1.5 KB on the
+        emulated chip); the console line and the menu's Wi-Fi item still give them."""
+        if self.app.duo is None:
+            self.app.banner = use("connect4.app.scroll").Scroller(
+                [(text, COLOURS[colour]) for text, colour in parts], now)
 
     def short_of_memory(self, now):
         """Wi-Fi did not fit the heap: said on the matrix, Wi-Fi off, the game untouched."""
         self.app.short_of_memory(now)
 
     def set_pump(self, pump):
-        """pump(): one round of the server, from the loop and the search's poll hook (or None)."""
-        self.app.pump = pump
+        """pump(): one round of the server, from the loop and the search's poll hook (or None);
+        a game of two boards pumps it, then itself."""
+        app = self.app
+        if app.duo is not None:
+            app.duo.inner = pump
+        else:
+            app.pump = pump
 
     def resize_table(self, entries):
-        self.app.turn.searcher.resize(entries)
+        """The AI's table at `entries` (Wi-Fi on or off: connect4.net.link), unless a game of two
+        boards holds it smaller (connect4.app.twoboards): so it stays until the restart that ends
+        that game (a 5 KB block wanted back in the middle of it could grow the heap)."""
+        app = self.app
+        if app.duo is None:
+            app.turn.searcher.resize(entries)
 
     @property
     def web(self):

@@ -29,7 +29,8 @@ and its picture in render.draw.
 
 Two rules hold in every state but MENU and REPLAY (`_event`): in the demo, any
 input leaves it (back to the interrupted mode's game, or the menu); a long press
-opens the menu (from INTRO it starts the game). The idle dimming is common to all
+opens the menu (from INTRO it starts the game). In a game of two boards (`duo`,
+connect4.app.twoboards) that game sees the other inputs first. The idle dimming is common to all
 states but INTRO (`_idle`). `banner` scrolls text over any state until it has
 gone by or an input ends it.
 
@@ -127,7 +128,8 @@ class App:
         self.dimmed = False
         self.games = 0
         self.stopped = False  # the loop ends (run returns) at its next step
-        self.restart = False  # ... and the board restarts then (connect4.boot): an Improv join's
+        self.restart = False  # ... and the board restarts then (connect4.boot): an Improv join's;
+        # a game of two boards left (its text gone by first: step): a whole heap again
         # the web API (connect4.net): writes queued as (fn, arg), applied by step() as fn(app, arg,
         # now); `interrupt` stops a search at its next poll; pump() lets the server run one round
         self.commands = []
@@ -139,6 +141,7 @@ class App:
         self.wifi_on = False  # Wi-Fi as it is (the menu shows it; the saved switch: settings["wifi"])
         self.wifi_factory = wifi  # wifi(app, cfg) -> the Link (connect4.boot's), or None: no Wi-Fi
         self.banner = None  # text scrolling over everything (connect4.app.scroll), until done or input
+        self.duo = None  # a game of two boards (connect4.app.twoboards), loaded for it, or None
         # drop animation
         self.drop_col = 0
         self.drop_row = -1
@@ -156,6 +159,8 @@ class App:
     def ai_to_move(self):
         if self.mode == MODE_DEMO:
             return True
+        if self.duo is not None:  # two boards: this board's side, if its AI plays it
+            return self.duo.ai_turn(self)
         return self.mode == MODE_AI and self.side_to_move() == 1
 
     def _elapsed(self, now):
@@ -210,6 +215,8 @@ class App:
             if state == DROP:
                 self._landed(now)  # the falling disc lands at once
             self.open_menu(now, OVER if self.state == OVER else PLAY)  # an abandoned search starts again
+        elif self.duo is not None and self.duo.event(self, ev, now):
+            pass  # two boards: the other board's turn (wait), giving up on a lost one, the next game
         else:
             _STATES[state](self, ev, now)
 
@@ -456,6 +463,8 @@ class App:
             self.display.show()
             self.dirty = False
             self.next_frame = clock.ticks_add(now, _FRAME_MS)
+        if self.restart and self.banner is None:  # (its text gone by first)
+            self.stopped = True
 
     def close(self):
         """Let go of what the app holds beyond its heap: Wi-Fi, its server and their sockets

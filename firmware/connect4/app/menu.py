@@ -1,4 +1,4 @@
-"""The menu: eleven items along the top row, the chosen one's value below
+"""The menu: twelve items along the top row, the chosen one's value below
 (the last items' dots are off an 8-wide panel's edge: the row scrolls).
 
 Turning (LEFT/RIGHT) walks the items; a press starts changing the item (its
@@ -25,6 +25,9 @@ long press anywhere, leaves the menu.
                 every paired phone (connect4.net.pairing) and draws a new pairing code
     stats       three bars (wins, losses, draws at the current level); press for numbers
     games       a white triangle (play); press for the list of recorded games
+    board       two boards, a red disc on one, a yellow on the other: play a board over
+                Wi-Fi (connect4.app.boards: find one, its code, who plays; during a game
+                of two boards, who plays this board's side)
     back        <
 
 Statistics pages (of the board size chosen: store.table; drawn by
@@ -50,24 +53,26 @@ from connect4.engine.board import parse_size
 from connect4.app import store
 from connect4.app.render import Layout, sizes
 from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, WHITE, DIM, RED,
-                                 YELLOW, GREEN, CYAN, BLUE, ORANGE, MODE_COLORS)
+                                 YELLOW, GREEN, CYAN, BLUE, ORANGE, FRAME, MODE_COLORS)
 from connect4.app.states import REPLAY, TICK, ENTER, MODE_DEMO
 from connect4.modules import use
 from connect4.app import newgame
 
 ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "phones", "stats", "games",
-         "back")
+         "board", "back")
 _WIFI = const(6)
 _PHONES = const(7)
 _STATS = const(8)
 _GAMES = const(9)
-_BACK = const(10)
+_BOARD = const(10)
+_BACK = const(11)
 _MODE_TEXT = const(("AI", "2P", "DM"))
 
 CLOSE = const(1)  # event(): close the menu; a Record: replay it
 WIFI = const(2)  # event(): Wi-Fi on or off was confirmed (the value is `wifi_on`)
 FORGET = const(3)  # event(): "forget paired phones" was confirmed
-USB = const(4)  # event(): "set up from a computer" was confirmed
+BOARD = const(4)  # event(): "play a board" was chosen
+USB = const(5)  # event(): "set up from a computer" was confirmed
 
 
 def _cycle(values, value, step):
@@ -138,6 +143,8 @@ class Menu:
             elif self.item == _GAMES:
                 from connect4.app import replay  # loaded when first needed
                 self.games = replay.games(self.records() if self.records is not None else None)
+            elif self.item == _BOARD:
+                return BOARD  # its page needs the app (step)
             else:
                 self.editing = True
         return 0
@@ -264,6 +271,13 @@ class Menu:
             for dx in range(3):
                 for dy in range(dx, 5 - dx):
                     display.set(2 + dx, gy + dy, WHITE)
+        elif key == "board":  # two small boards, a red disc on one, a yellow on the other
+            for dy in range(3):
+                for dx in range(3):
+                    display.set(dx, gy + 1 + dy, FRAME)
+                    display.set(w - 3 + dx, gy + 1 + dy, FRAME)
+            display.set(1, gy + 3, RED)
+            display.set(w - 2, gy + 3, YELLOW)
         else:
             draw_char(display, "<", 2, gy, WHITE)
 
@@ -290,7 +304,14 @@ def step(app, sig, now):
             m.wifi_on = app.wifi_on
         app.replay = None
     elif sig == TICK:
+        page = app.menu.games
+        if page is not None and hasattr(page, "tick"):  # "play a board": its network's work
+            page.tick(app, now)
+            if app.menu is None:
+                return  # the game of two boards began
         if app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
+            if page is not None and hasattr(page, "close"):
+                page.close()  # (its sockets; "play a board" left so restarts the board)
             if app.menu.changed:
                 app.store.save()
             mode = app._mode_index(app.settings["mode"])
@@ -319,6 +340,8 @@ def step(app, sig, now):
             link = use("connect4.app.online").link(app, now)
             if link is not None:
                 link.forget_phones(now)
+        elif done == BOARD:
+            m.games = use("connect4.app.boards").Boards(app, now)
         elif done:  # the Record chosen on the games list
             from connect4.app import replay  # loaded when first needed
             d = app.display

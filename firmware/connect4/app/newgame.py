@@ -17,7 +17,9 @@ _ABANDONED = 3  # a record's result: the game left before its end
 def start(app, now, mode=-1):
     """A new game on `app` (in `mode` if given): the one left before its end recorded as
     abandoned, the board of the settings' size, who starts by the settings (the demo
-    alternates), the game's levels by side as it starts (a menu change comes after)."""
+    alternates), the game's levels by side as it starts (a menu change comes after). In a
+    game of two boards (app.duo, connect4.app.twoboards' `started`) the next game of the two
+    boards begins, or a new game in a given mode leaves it."""
     if app.board.count and not app.board.is_over():
         app._end_game(_ABANDONED)  # left before its end (an ended one is recorded)
         if app.hints[0] or app.hints[1]:
@@ -49,6 +51,8 @@ def start(app, now, mode=-1):
     # the levels by side (0: a person) as the game starts: a menu change comes after
     app.game_levels = (app.demo_levels if app.mode == MODE_DEMO else
                        (0, app.settings["level"] if app.mode == MODE_AI else 0))
+    if app.duo is not None:  # two boards: the game's first side, levels and size are theirs
+        app.duo.started(app, mode, now)
     app.cursor = (app.board.cols - 1) // 2  # the centre (the left one of two)
     app._go(PLAY, now)
 

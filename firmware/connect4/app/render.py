@@ -190,10 +190,12 @@ def draw(app, now):
         d.set(app.drop_col, min(app.drop_bottom, app.drop_top + t // DROP_ROW_MS), mover)
         return
     side = app.side_to_move()  # PLAY, or the AI's turn: THINK, CHOSEN, HELD
+    duo = app.duo  # a game of two boards (connect4.app.twoboards)
     draw_frame(d, layout, SIDE_COLORS[side], app.mode)
     draw_board(d, layout, board, colors)
-    if state != PLAY:
-        app.turn.draw(now)
+    # (a game of two boards: the frame blinks while the other board is lost; True on its turn)
+    if duo is not None and duo.draw(app, d, now) or state != PLAY:
+        app.turn.draw(now)  # the AI's pulsing disc, or the other board's turn
     elif not app.ai_to_move():
         x, y = layout.hover_cell(board, app.cursor)
         if app.cursor == app.hint_col:  # the hint blinks quickly

@@ -2,18 +2,22 @@
 
 A start finds the game the last one left on flash (after a crash, a watchdog
 reset or a power cut) and goes on with it at once; the code that reads and
-checks the file, and puts the game back on the app, is used only then.
+checks the file, and puts the game back on the app, is used only then. A game
+of two boards kept on flash comes back too (connect4.app.twoboards_setup and
+boardhold or boardask, loaded only if its file is there).
 """
 from micropython import const
 
-from connect4.app.store import discard, settle
-from connect4.app.records import parse
+from connect4.modules import use
+from connect4.app.store import discard, settle, exists
+from connect4.app.recordfile import parse
 from connect4.app.resume import keep
 from connect4.app.newgame import first_side
 
 _MAX_FILE = const(240)  # bytes: a record line (at most about 140, on 8x7) and the second line
 _ABANDONED = const(3)  # a record's result: the game left before its end
 _RESUMES = const(2)  # a saved game taken back after crashes this often with no move since is given up
+_TWO_BOARDS = const("board.json")  # connect4.app.twoboards_start.FILE
 
 
 def load(saved, board, rng):
@@ -78,7 +82,7 @@ def take_back(app):
     saved = app.saved
     got = load(saved, app.board_for, app.ai.rng) if saved is not None else None
     if got is None:
-        return False
+        return _two_boards(app)
     record, resumes, cursor = got
     app.mode = app._mode_index(record.mode)
     first_side(app, record.first)
@@ -95,7 +99,23 @@ def take_back(app):
             print("connect4: game %s given up after %d restarts" % (record.moves, resumes))
         app._end_game(_ABANDONED)  # (an ending taken back: what was left of it)
         app.board.reset()
-        return False
+        return _two_boards(app)
     if crashed and saved.ending is None:
         keep(app, resumes + 1)
+    _two_boards(app)
     return True  # (a finished game's ending taken back: connect4.app.game._landed ends it)
+
+
+def _two_boards(app):
+    """A game of two boards on flash, back on the app (its file read by
+    connect4.app.twoboards_setup, the game by connect4.app.boardhold or boardask): True if a
+    game goes on."""
+    fs = app.saved.fs if app.saved is not None else None
+    if fs is None or not exists(fs, app.cfg["flash_dir"] + _TWO_BOARDS):
+        return False
+    fields = use("connect4.app.twoboards_start").load(app)
+    if fields is None:
+        return False
+    if fields["role"]:  # the board that asked (connect4.app.boardask), or the one that holds it
+        return use("connect4.app.boardask").resume(app, fields)
+    return use("connect4.app.boardhold").resume(app, fields)

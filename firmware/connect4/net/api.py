@@ -22,10 +22,15 @@ Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
                       "revoked" too: tokens dropped since start)
   POST /api/pair      {"code": "1234"} -> {"token": "..."}
   POST /api/forget    {} -> {"forgotten": true}: every paired phone (this one too), a new code
-  POST /api/move      {"column": 1-columns}; 409 when it is not a person's turn
+  POST /api/move      {"column": 1-columns, "n": the moves before it (optional)}; 409 when
+                       it is not a person's turn, or "n" is not the board's count (a move
+                       replayed or out of turn); in a game of two boards, only the other
+                       board moves, on its side's turn
+  POST /api/board     a game of two boards, the other board's own: {} the game as it follows
+                       it; {"level", "name"} it asks for a game (or the next); {"leave": true}
   POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
   GET  /api/settings  the settings, "stats" (of the size chosen: its "size"), "sizes"
-                       (those the panel shows) and "wifi": {"configured"}
+                       (those the panel shows) and "wifi": {"configured", "name"}
   POST /api/settings  any of {"mode", "level", "first", "blunder", "brightness", "size"
                        ("8x7": one the panel shows, else 400), "wifi": {"ssid",
                        "password"}} ({"ssid": ""} forgets the network)
@@ -38,6 +43,7 @@ import json
 from connect4.modules import use
 
 MAX_BODY = 512  # bytes of JSON a write may carry
+_PAIR = "pair first: POST /api/pair with the code on the board"
 GAME_KEYS = ("mode", "level", "first", "blunder", "size")  # what a new game may set
 SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
 
@@ -61,6 +67,10 @@ def parse_body(body):
     if not isinstance(data, dict):
         return error(400, "body must be a JSON object")
     return None, data
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_settings(face, data, keys):
@@ -108,7 +118,8 @@ class Api:
     def settings(self):
         out = self.face.settings()
         nc = self.netconf
-        out["wifi"] = {"configured": bool(nc is not None and nc.configured())}
+        out["wifi"] = {"configured": bool(nc is not None and nc.configured()),
+                       "name": getattr(nc, "name", None)}  # the board's (the link's: connect4-XXXX)
         return 200, out
 
     def games(self):
@@ -146,7 +157,7 @@ class Api:
     def _write(self, auth, body):
         """(error, data): the session and the body checked."""
         if not self.pairing.check(auth):
-            return error(401, "pair first: POST /api/pair with the code on the board"), None
+            return error(401, _PAIR), None
         err, data = parse_body(body)
         if err:
             return (err, data), None
@@ -157,14 +168,17 @@ class Api:
         if err:
             return err
         col = data.get("column")
+        count = data.get("n", -1)  # the moves before it: a move replayed, or out of turn, is refused
         face = self.face
         n = face.columns()
-        if len(data) != 1 or not isinstance(col, int) or isinstance(col, bool) or not 1 <= col <= n:
-            return error(400, "expected {\"column\": 1-%d}" % n)
+        if (len(data) != (1 if count == -1 else 2) or not _whole(col) or not 1 <= col <= n
+                or not _whole(count)):
+            return error(400, "expected {\"column\": 1-%d}" % n)  # ("n": optional)
         if face.busy():
             return error(409, "busy: the last write is not applied yet")
-        if not face.human_turn():
-            return error(409, "not a person's turn")
+        why = face.may_move(self.pairing.who(auth), count)  # a person's turn, this move, two boards'
+        if why:
+            return error(409, why)
         if not face.can_play(col - 1):
             return error(409, "column %d is full" % col)
         face.move(col - 1)
@@ -180,6 +194,17 @@ class Api:
         if not self.face.new_game(data):
             return error(507, "not saved (flash): the new game comes, its settings only until the board restarts")
         return 200, {"queued": "new"}
+
+    def board(self, auth, body):
+        """POST /api/board: a game of two boards, the other board's own route ({}: the game as
+        it follows it; its ask; connect4.app.boardhold's logic, through the face)."""
+        who = self.pairing.who(auth)
+        if who is None:
+            return error(401, _PAIR)
+        err, data = parse_body(body)
+        if err:
+            return err, data
+        return self.face.board(who, data)
 
     def set_settings(self, auth, body):
         err, data = self._write(auth, body)

@@ -13,6 +13,11 @@ The Wi-Fi settings' code (connect4.net.netconf) is loaded only to read or
 write them (`_conf`): the link keeps the home network's name and the access
 point's key, and stands for the settings before the API (`configured`,
 `set_network`).
+
+The board's name on the network (`name`, connect4-XXXX: connect4.net.wifi)
+scrolls with the address, and the console line and the page carry both. What
+reaches another board (a game of two boards: connect4.net.finder, peer) is not
+here: loaded for that game only, it costs a board that serves phones nothing.
 """
 from time import ticks_ms, ticks_diff
 
@@ -31,6 +36,7 @@ class Link:
         self.server = None  # the one this link started
         self.joining_since = None
         self.ssid = ""
+        self.name = None  # the board's name on the network, connect4-XXXX (its hostname)
         self.address = None
         self.error = None
 
@@ -41,6 +47,7 @@ class Link:
             return
         try:
             self.face.resize_table(self.cfg["tt_entries_wifi"])  # smaller while Wi-Fi shares the heap
+            self.name = wifi.name()
             nc = self._conf()  # read afresh (the password: kept for the join only)
             self.home, self.ap_password = nc.ssid, nc.ap_password
             if self.home:
@@ -121,7 +128,7 @@ class Link:
         if self.address is None:
             return
         web = self.server or self.face.web
-        parts = [(self.address, "white")]
+        parts = [("%s %s" % (self.name, self.address), "white")]
         if self.ssid != self.home:  # our own access point: its name and key
             parts.append((" " + self.ssid + " KEY " + self.ap_password, "orange"))
         if web is not None:
@@ -140,7 +147,7 @@ class Link:
         """The address and the code on the console too (a maker at the serial port; the
         chip tests pair with this line): at each show and after a forget."""
         if self.address is not None:
-            print("connect4: web: http://%s/ code %s" % (self.address, code))
+            print("connect4: web: http://%s/ name %s code %s" % (self.address, self.name, code))
 
     def forget_phones(self, now):
         """The menu's "forget paired phones": every token dropped, on flash too, and a new

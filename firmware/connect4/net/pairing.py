@@ -100,11 +100,18 @@ class Pairing:
 
     def check(self, header):
         """Is `header` (the Authorization header, or None) a valid session?"""
+        return self.who(header) is not None
+
+    def who(self, header):
+        """The digest of the session `header` holds (which phone or board it is), or None."""
         if not isinstance(header, str) or not header.startswith("Bearer "):
-            return False
+            return None
         token = header[7:].strip()
+        if not token:
+            return None
         # a plain `in`: a digest's prefix tells nothing of the token, so an early exit leaks nothing
-        return bool(token) and digest(token) in self._digests()
+        d = digest(token)
+        return d if d in self._digests() else None
 
     def forget(self):
         """Every paired phone forgotten (the menu's item, POST /api/forget) and a new code:

@@ -73,6 +73,7 @@ ROUTES = (
     ("POST", "/api/forget", "forget", 2),
     ("POST", "/api/move", "move", 2),
     ("POST", "/api/new", "new", 2),
+    ("POST", "/api/board", "board", 2),  # a game of two boards: the other board's own (Api.board)
 )
 
 _READ = const(0)  # a connection's states: reading its request,
