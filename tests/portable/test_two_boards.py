@@ -260,3 +260,27 @@ def test_a_board_is_asked_only_on_its_page_which_lends_the_table_and_leaving_it_
     b.run(2000)
     app = b.hold.app
     assert app is not h and app.duo is None and app.turn.searcher.tt_entries == whole and app.wifi_on
+
+
+def test_what_the_game_says_scrolls_in_the_resident_font_whole():
+    """WAIT and LOST XXXX scroll from the resident font (connect4.app.glyphs, not the scroll
+    module): every character drawn, every pixel of it passing the matrix, then done."""
+    from connect4.app import twoboards
+    from connect4.app.glyphs import FONT_CHARS, FONT_ROWS
+    from connect4.app.scroll import STEP_MS  # (the same speed as the scroll module's)
+    from connect4.hw.display import Display, led_map
+    from fakes import FakeStrip, FakeClock
+    clock = FakeClock()
+    for text in ("WAIT", "LOST 0123456789ABCDEF"):
+        shown = text.replace("O", "0").replace("S", "5")
+        assert all(ch == " " or ch in FONT_CHARS for ch in shown), text
+        said = twoboards._Said(shown, 0xFF0000, 0)
+        d = Display(FakeStrip(64), 8, 8, led_map(8, 8))
+        lit = 0
+        t = 0
+        while said.render(d, t, clock.ticks_diff):
+            lit += sum(1 for c in d.frame if c)  # each pixel seen as the text passes column 0..7
+            t += STEP_MS
+        bits = sum(bin(FONT_ROWS[5 * FONT_CHARS.index(ch) + r]).count("1")
+                   for ch in shown if ch != " " for r in range(5))
+        assert lit == 8 * bits, text  # each lit pixel crosses all 8 columns once

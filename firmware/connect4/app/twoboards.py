@@ -31,6 +31,7 @@ import json
 from micropython import const
 
 from connect4.app.newgame import first_side
+from connect4.app.glyphs import draw_char
 from connect4.app.states import PLAY, OVER
 from connect4.app.store import Files, replace
 from connect4.hw.input import SELECT
@@ -39,6 +40,7 @@ from connect4.modules import use
 TABLE = const(16)  # the AI's table during the game (entries): its room pays for this code (docs/web.md)
 LOST_MS = const(3000)  # the other board not heard this long: lost (the matrix says it within 5 s)
 _FILE = const("board.json")  # connect4.app.twoboards_start.FILE
+_STEP_MS = const(75)  # a column each (connect4.app.scroll.STEP_MS)
 _RED = const(0xFF0000)
 _ORANGE = const(0xFF5000)
 
@@ -49,9 +51,35 @@ def setup():
 
 
 def say(app, text, color, now):
-    """Scroll `text` over the game (connect4.app.scroll, loaded for it)."""
-    app.banner = use("connect4.app.scroll").Scroller([(text, color)], now)
+    """Scroll `text` (capitals, digits, hex digits, spaces) over the game, in the resident font."""
+    app.banner = _Said(text.replace("O", "0").replace("S", "5"), color, now)
     app.dirty = True
+
+
+class _Said:
+    """What the game says (WAIT, LOST XXXX), scrolled as connect4.app.scroll's Scroller does
+    (the app's `banner`), but drawn from the resident font (connect4.app.glyphs): the scroll
+    module and its columns came to 1.4 KB at once, and each such moment was the fullest of a
+    board's heap in a game of two boards on the emulated chip."""
+
+    def __init__(self, text, color, now):
+        self.text = text
+        self.color = color
+        self.start = now
+
+    def render(self, display, now, ticks_diff):
+        """Draw the frame of time `now`; False once the text has gone by."""
+        shift = ticks_diff(now, self.start) // _STEP_MS
+        w = display.width
+        if shift > w + 4 * len(self.text):
+            return False
+        display.clear()
+        x = w - shift
+        y = (display.height - 5) // 2
+        for ch in self.text:
+            draw_char(display, ch, x, y, self.color)  # (the display clips)
+            x += 4
+        return True
 
 
 class TwoBoards:
