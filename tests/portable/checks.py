@@ -33,14 +33,13 @@ def ai_plays_every_size():
 
 
 def said(fn):
-    """What fn() said on the console through connect4.app.store.say (storeload's too: the name
-    it imported), as a list of lines."""
-    from connect4.app import store, storeload
+    """What fn() said on the console through connect4.app.store.say, as a list of lines."""
+    from connect4.app import store
     lines = []
     saved = store.say
-    store.say = storeload.say = lines.append
+    store.say = lines.append
     try:
         fn()
     finally:
-        store.say = storeload.say = saved
+        store.say = saved
     return lines

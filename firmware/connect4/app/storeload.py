@@ -11,8 +11,8 @@ values fall back to their defaults one by one, each said on the console.
 import json
 
 from connect4.engine.levels import MAX_LEVEL
-from connect4.app.store import (VERSION, CLASSIC, default_stats, table, valid, say, exists, discard,
-                                set_aside)
+from connect4.app import store as _store  # (its `say` read at each use: tests swap it)
+from connect4.app.store import VERSION, CLASSIC, default_stats, table, valid, exists, discard, set_aside
 
 
 def _count(value):
@@ -54,7 +54,7 @@ def _apply(store, data):
                 if valid(key, saved[key]):
                     settings[key] = saved[key]
                 else:
-                    say("settings: bad %s %r, %r instead" % (key, saved[key], settings[key]))
+                    _store.say("settings: bad %s %r, %r instead" % (key, saved[key], settings[key]))
     stats = default_stats()
     saved = data.get("stats")
     if isinstance(saved, dict):
