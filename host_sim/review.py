@@ -12,7 +12,7 @@ changed hands, with the moves that would have kept it.
 import os
 import sys
 
-from connect4.app.records import parse
+from connect4.app.recordfile import parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VALUE_NAMES = {"W": "win", "D": "draw", "L": "loss", "?": "?"}

@@ -506,6 +506,7 @@ def print_reviews(source):
 def real_time(controls):
     """The real clock from now on; a script's times count from now. Returns now (ms)."""
     CLOCK.make_real()
+    controls.paced = True  # the host may stall: no level left unseen (Controls.advance)
     start = now_ms()
     if controls.queue:
         import heapq

@@ -24,7 +24,34 @@ def setting_text(key, value):
     return str(value)
 
 
+def board_text(page):
+    """The menu's "play a board" page (connect4.app.boards), its step in words."""
+    from connect4.app import boards
+    step = page.step
+    if step == boards._FIND:
+        n = len(page.found) + 2
+        i = page.index % n
+        if i == n - 1:
+            return "board: back"
+        if i == n - 2:
+            return "board: type its four hex digits (%d found)" % len(page.found)
+        name, host, port = page.found[i]
+        return "board: %s at %s:%d (press: pick it)" % (name, host, port)
+    if step in (boards._HEX, boards._CODE):
+        typed = "".join(boards._HEXES[d] for d in page.digits[:page.pos])
+        return "board: %s, digit %d of 4: %s%s" % (
+            "its four hex digits" if step == boards._HEX else "its pairing code", page.pos + 1, typed,
+            boards._HEXES[page.digits[page.pos]])
+    if step == boards._PLAYER:
+        return "board: this board's side: %s" % ("level %d" % page.level if page.level else "you (P)")
+    if step == boards._WAIT:
+        return "board: give up after %s" % ("%d min lost" % page.wait if page.wait else "a press only")
+    return "board: asking..."
+
+
 def menu_text(m):
+    if m.games is not None and type(m.games).__module__ == "connect4.app.boards":  # "play a board"
+        return board_text(m.games)
     if m.games is not None:
         r = m.games.chosen
         if r is None:
@@ -66,8 +93,9 @@ def status_line(app, last_game=None, save_error=None):
     text = ""
     if save_error:
         text = "! " + save_error + " | "
-    if app.state == game.MENU:
-        return text + menu_text(app.menu) + wifi_note(app)
+    m = app.menu  # (read once: the terminal reads the app as the firmware's thread changes it, and
+    if app.state == game.MENU and m is not None:  # a game of two boards drops the menu as it begins)
+        return text + menu_text(m) + wifi_note(app)
     mode, levels = game_of(app)  # at the intro: the game it starts
     if mode == game.MODE_DEMO:
         text += "demo: level %d (red) vs level %d (yellow)" % tuple(levels) if levels[0] else "demo"

@@ -95,6 +95,7 @@ class Controls:
             self.select = cfg["drop"]
             self.a = self.b = None
         self.quit_at = None
+        self.paced = False  # real time: one level each advance() (real_time sets it)
 
     def _at(self, t, gpio, low):
         heapq.heappush(self.queue, (t, self.seq, gpio, 0 if low else None))
@@ -155,10 +156,17 @@ class Controls:
         raise ValueError("unknown action %r" % action)
 
     def advance(self, now):
+        """Drive the pin levels due by `now`, in order. Paced (on the real clock), one level a
+        call and the rest at the next: the firmware samples its controls between two calls, so
+        after the host stalled (a loaded computer) every level of a turn is still seen, later,
+        as a slow hand's; else a turn's four edges, 6 ms apart, came at once and the firmware
+        saw no turn at all."""
         q = self.queue
         while q and q[0][0] <= now:
             _, _, gpio, level = heapq.heappop(q)
             machine.drive(gpio, level)
+            if self.paced:
+                return
 
     def pending(self):
         return bool(self.queue)

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
-from connect4.app.records import Record, parse
+from connect4.app.records import Record
+from connect4.app.recordfile import parse
 from connect4.app.recordfile import Records
 from host_sim import review
 from host_sim.world import Sim

@@ -368,3 +368,26 @@ def test_the_headless_log_says_who_won_in_good_english(mode, winner, said):
     g = {"mode": mode, "levels": [2, 3], "winner": winner, "first": 0, "moves": "4455667"}
     line = sim.describe_game(1, g)
     assert line.endswith(", moves 4455667, " + said), line
+
+
+def test_a_turn_after_the_host_stalled_is_still_a_turn_on_the_real_clock():
+    """Was: on the real clock (--web, the terminal) a turn whose four edges all fell due while
+    the host was busy (a loaded computer: tests/test_two_boards_loopback.py in `make test`)
+    was driven at once, so the firmware's next sample saw the pins at rest, no turn; its menu
+    walks went astray. Paced, each advance drives one level and the firmware samples each."""
+    import machine
+    from connect4.hw.input import Encoder
+    cfg = load_config("encoder")
+    for paced, steps in ((False, 0), (True, 1)):
+        machine.reset_world()
+        controls = Controls(cfg)
+        controls.paced = paced
+        a, b = (machine.Pin(cfg[k], machine.Pin.IN, machine.Pin.PULL_UP) for k in ("enc_a", "enc_b"))
+        enc = Encoder(a.value, b.value, cfg["encoder_reverse"])  # as hardware_setup makes it
+        controls.act("right", 0)
+        got = 0
+        for _ in range(6):  # all four edges due: the host woke 100 ms late
+            controls.advance(100)
+            got += enc.update()
+        assert got == steps and not controls.queue, (paced, got)
+    machine.reset_world()

@@ -397,3 +397,36 @@ def test_the_simulators_web_serves_the_board_that_starts_with_wifi_on(tmp_path):
     finally:
         p.terminate()
         p.communicate(timeout=60)
+
+
+def test_the_status_line_words_the_menus_play_a_board_page(tmp_path):
+    """Was: `make sim` crashed (AttributeError: 'Boards' object has no attribute 'chosen') as
+    soon as the menu's "play a board" page opened: the status line took it for the games list."""
+    from host_sim.status import status_line
+    network.world.reset()
+    s = Sim(str(tmp_path), overrides={"web_host": "127.0.0.1", "web_port": free_port(),
+                                      "board_find": ("127.0.0.1:%d" % free_port(),)})
+    try:
+        s.run_for(1600)
+        to_menu_item(s, "board")
+        s.do("press")
+        s.run_for(1500)
+        words = lambda: status_line(s.app)  # noqa: E731
+        assert words() == "board: type its four hex digits (0 found)"  # (its own digits scrolling)
+        s.do("right")  # (ends them)
+        s.do("right")
+        assert words() == "board: back"
+        s.do("right")
+        s.do("press")
+        s.do("right")
+        assert words() == "board: its four hex digits, digit 1 of 4: 1"
+        # a game of two boards drops the menu as it begins, the state moved on a moment later: the
+        # terminal's thread may read the app between the two (was: the same crash, on None)
+        menu, s.app.menu = s.app.menu, None
+        assert words().endswith("| menu")
+        s.app.menu = menu
+    finally:
+        if s.app.link is not None:
+            s.app.link.off()
+        s.close()
+        network.world.reset()

@@ -42,14 +42,6 @@ CRASH_WINDOW_MS = 10000
 MAX_CRASHES = 5
 
 
-def _crashlog():
-    """connect4.crashlog, loaded for a crash; None if even that fails (no heap left)."""
-    try:
-        return use("connect4.crashlog")
-    except Exception:
-        return None
-
-
 def wifi_link(app, cfg):
     """The menu's Wi-Fi for `app` (connect4.net, loaded only now), through the game's face:
     the factory build_app hands the app, so that the app imports nothing of connect4.net."""
@@ -112,34 +104,25 @@ def main(cfg, listener=None, stop=None, clock=time, book_path="book.bin", judge=
         except KeyboardInterrupt:
             raise
         except Exception as e:
-            crashlog = _crashlog()
-            if crashlog is not None:
-                crashlog.log_error(log, e, app)
+            moves = None
             if app is not None:
+                moves = app.board.moves_string() or "-"
                 app.close()  # its Wi-Fi, server and sockets: the next app's to open
-            app = None  # free the crashed app before the next one
-            if crashlog is None:  # (no heap for it beside the app: logged without its moves)
-                gc.collect()
-                crashlog = _crashlog()
-                if crashlog is not None:
-                    crashlog.log_error(log, e)
+            app = None  # free the crashed app before the next one (and before crashlog)
+            gc.collect()
             print("connect4: crashed (%r), see %s" % (e, ERROR_LOG))
-            if choice == "safe" or choice == "hwtest":  # asked for at power-on: never the game instead
-                if hw is not None:
-                    from connect4 import fallback  # loaded only then
-                    fallback.show_cross(hw.display)
-                return choice
             if clock.ticks_diff(clock.ticks_ms(), started) < CRASH_WINDOW_MS:
                 crashes += 1
             else:
                 crashes = 1
-            if hw is not None and crashlog is not None:
-                crashlog.show_error(hw, clock=clock)
-            crashlog = None
-            if crashes >= MAX_CRASHES:
-                from connect4 import fallback  # loaded only then
-                fallback.show_cross(hw.display if hw is not None else None)
-                return "crashed"
+            end = (choice if choice == "safe" or choice == "hwtest"  # asked for at power-on: never
+                   else "crashed" if crashes >= MAX_CRASHES else None)  # the game instead
+            try:
+                use("connect4.crashlog").after(log, e, moves, hw, end, clock)
+            except Exception:  # (no heap even now): the cross and the log are lost, not the board
+                pass
+            if end is not None:
+                return end
             if hw is not None:
                 hw.after_crash = True  # the next app starts after a crash: its game's restarts count
             gc.collect()
@@ -159,9 +142,10 @@ def start(listener=None, stop=None, clock=time, book_path="book.bin", judge=None
     except KeyboardInterrupt:
         raise
     except Exception as e:
-        crashlog = _crashlog()
-        if crashlog is not None:
-            crashlog.log_error(ERROR_LOG, e)
+        try:
+            use("connect4.crashlog").log_error(ERROR_LOG, e)
+        except Exception:
+            pass
         from connect4 import fallback  # loaded only then: no heap for it otherwise
         return fallback.unreadable_config(e, ERROR_LOG)
     return main(cfg, listener, stop, clock, book_path, judge, wifi)

@@ -13,18 +13,28 @@ from connect4.app.render import draw_error
 LOG_LIMIT = 8192  # bytes: a longer log is begun again
 
 
-def log_error(path, exc, app=None):
-    """Append the traceback to the error log, with the position of `app`'s game (its moves,
-    to play it again); never raises."""
+def after(path, exc, moves, hw, end, clock=time):
+    """connect4.boot's answer to a crash of the app, the app gone: the traceback logged with
+    its game's `moves`, then the red cross blinked, or lit for good when `end` says the board
+    stops ("crashed": too many crashes; "safe" or "hwtest": asked for at power-on)."""
+    log_error(path, exc, moves)
+    if end != "safe" and end != "hwtest" and hw is not None:
+        show_error(hw, clock=clock)
+    if end is not None and (hw is not None or end == "crashed"):
+        from connect4 import fallback
+        fallback.show_cross(hw.display if hw is not None else None)
+
+
+def log_error(path, exc, moves=None):
+    """Append the traceback to the error log, with the game's `moves` (to play it again);
+    never raises."""
     try:
         try:
             if os.stat(path)[6] > LOG_LIMIT:
                 os.remove(path)
         except OSError:
             pass
-        where = ""
-        if app is not None:
-            where = ", moves " + (app.board.moves_string() or "-")
+        where = "" if moves is None else ", moves " + moves
         with open(path, "a") as f:
             f.write("--- crash at %d ms%s\n" % (time.ticks_ms(), where))  # type: ignore[str-format]  # ticks: an int
             sys.print_exception(exc, f)  # type: ignore[attr-defined]  # MicroPython's (host_sim adds it)

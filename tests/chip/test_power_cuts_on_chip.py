@@ -18,7 +18,8 @@ import time
 
 import pytest
 
-from connect4.app.records import Record, parse
+from connect4.app.records import Record
+from connect4.app.recordfile import parse
 from connect4.app.store import default_stats
 from connect4.engine.board import Board
 from tools.chip.emulator import EMULATOR_BOOT

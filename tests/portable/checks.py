@@ -33,13 +33,14 @@ def ai_plays_every_size():
 
 
 def said(fn):
-    """What fn() said on the console through connect4.app.store.say, as a list of lines."""
-    from connect4.app import store
+    """What fn() said on the console through connect4.app.store.say (storeload's too: the name
+    it imported), as a list of lines."""
+    from connect4.app import store, storeload
     lines = []
     saved = store.say
-    store.say = lines.append
+    store.say = storeload.say = lines.append
     try:
         fn()
     finally:
-        store.say = saved
+        store.say = storeload.say = saved
     return lines

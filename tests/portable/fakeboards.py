@@ -29,6 +29,14 @@ class Net:
         self.hosts = {}
         self.cut = None  # cut(request bytes) -> True: that request's answer never comes back
         self.requests = []  # every request a client sent, whole (bytes)
+        self.randoms = {}
+
+    def random(self, host):
+        """A board's random bytes (its pairing's codes and tokens): deterministic, and going on
+        across its restarts, as the chip's generator never repeats a token."""
+        if host not in self.randoms:
+            self.randoms[host] = Counter()
+        return self.randoms[host]
 
 
 class FakeClient:
@@ -131,8 +139,9 @@ class FakeLink:
 
     def on(self, now):
         if self.server is None:
+            self.face.resize_table(self.cfg["tt_entries_wifi"])  # as the Link does
             app = self.face.app
-            self.server = Server(self.face, Pairing(self.cfg["flash_dir"], randbytes=Counter()))
+            self.server = Server(self.face, Pairing(self.cfg["flash_dir"], randbytes=self.net.random(self.host)))
             self.listener = listen(self.server, app.clock)
             self.net.hosts[self.host] = self.listener
             self.address = self.host
@@ -144,6 +153,7 @@ class FakeLink:
             self.server = None
             self.face.set_pump(None)
             self.face.web = None
+            self.face.resize_table(self.cfg["tt_entries"])
         self.address = None
 
     def show(self, now):
@@ -302,7 +312,10 @@ class Boards:
         typed, this board's player (`level`: 0 the buttons) and waiting time: the game is on.
         The holder's side then handed to its AI at `hold_level` (its own menu's page)."""
         hold, ask = self.hold, self.ask
-        self.wifi_on(hold)
+        self.menu_to(hold, "board")  # the holder shows its page too (it is asked there)
+        self.press(hold)
+        self.run(1500)
+        self.turn(hold, 0)
         self.menu_to(ask, "board")
         self.press(ask)  # Wi-Fi comes on with the page
         self.run(1500)
@@ -317,8 +330,8 @@ class Boards:
         from connect4.app.boards import WAITS
         self.turn(ask, WAITS.index(wait))
         restarts = self.restarts
-        self.press(ask)  # the asker restarts into the game (connect4.app.boards)
-        self.run_until(lambda: self.restarts == restarts + 1 and self.ask.app.duo is not None
+        self.press(ask)  # both boards restart into the game (connect4.app.boards)
+        self.run_until(lambda: self.restarts == restarts + 2 and self.ask.app.duo is not None
                        and self.hold.app.duo is not None
                        and self.ask.app.duo.fields["game"] == self.hold.app.duo.fields["game"] == 1, 10000)
         if hold_level:

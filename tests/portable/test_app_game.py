@@ -1,6 +1,7 @@
 """The game app on fake hardware: scripted input, asserting pixels and state."""
 from connect4.app.game import PLAY, THINK, CHOSEN, HELD, DROP, OVER, MENU, MODE_AI, MODE_TWO, MODE_DEMO
 from connect4.app.store import Store
+from connect4.app.storeload import load
 from connect4.app.menu import ITEMS
 from connect4.engine import levels
 from connect4.engine.search import STOP_POLL, STOP_TIME
@@ -66,7 +67,7 @@ def test_a_full_game_against_the_ai():
     assert len(rig.games) == 1 and rig.games[0]["mode"] == "vs AI"
     w, l, d = rig.store.stats["ai"][0]
     assert w + l + d == 1
-    assert Store(rig.path).load() == "ok"  # saved after the game
+    assert load(Store(rig.path)) == "ok"  # saved after the game
     rig.press()  # the next game; "first" is red: you start again
     assert rig.app.state == PLAY and rig.app.board.count == 0 and human_turn(rig)
 
@@ -113,7 +114,7 @@ def test_the_menu_changes_settings_and_saves_them():
     rig.press()
     assert rig.app.state == PLAY and rig.app.board.count == 0
     saved = Store(rig.path)
-    assert saved.load() == "ok"
+    assert load(saved) == "ok"
     assert saved.settings["level"] == 3 and saved.settings["brightness"] == 6
 
 

@@ -2,7 +2,8 @@
 and a power cut at any point of a write losing no older record."""
 import os
 
-from connect4.app.records import Record, parse
+from connect4.app.records import Record
+from connect4.app.recordfile import parse
 from connect4.app.recordfile import Records
 from connect4.app.store import Files
 from fakes import tmpdir

@@ -4,6 +4,7 @@ from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
 from connect4.app.replay import STEP_MS, turned
 from connect4.app.store import Store
+from connect4.app.storeload import load
 from connect4.app.recordfile import Records
 from fakes import Rig, hue, assert_board_shown
 
@@ -107,7 +108,7 @@ def test_the_hint_moves_the_cursor_to_the_top_levels_move_and_is_counted():
     assert r.hints == (1, 0) and r.moves == "4545454"
     assert r.marks == "?????LW"  # the hint's search proved the win: the move and the one before
     saved = Store(rig.path)
-    saved.load()
+    load(saved)
     assert saved.stats["hints"] == 1  # saved with the game's result
 
 
@@ -211,7 +212,7 @@ def test_turning_points_are_where_the_mover_had_better_before():
 
 def test_a_record_that_goes_on_after_a_win_replays_up_to_the_win():
     from connect4.app.replay import Replay
-    from connect4.app.records import parse
+    from connect4.app.recordfile import parse
     replay = Replay(parse("3 two r 0/0 r 0/0 12121212 ????????"), 0)
     assert replay.length == 7
     for t in range(1, 12):

@@ -89,7 +89,7 @@ def test_a_write_cut_short_loses_nothing():
 
 
 def parse_line(line):
-    from connect4.app.records import parse
+    from connect4.app.recordfile import parse
     return parse(line)
 
 

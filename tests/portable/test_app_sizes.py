@@ -8,6 +8,7 @@ from connect4.app.game import PLAY, OVER, MENU, REPLAY
 from connect4.app.menu import ITEMS
 from connect4.app.recordfile import Records
 from connect4.app.store import Store
+from connect4.app.storeload import load
 from connect4.app.render import Layout, fits, sizes
 from checks import raises, said
 from fakes import Rig, hue, assert_board_shown
@@ -109,7 +110,7 @@ def test_the_menus_size_item_starts_a_new_game_of_that_size():
     assert app.state == PLAY and app.board.size == "8x5" and app.board.count == 0
     assert app.layout.hover_y == 1 and app.layout.mode_cell is None
     again = Store(rig.path)
-    assert again.load() == "ok" and again.settings["size"] == "8x5"
+    assert load(again) == "ok" and again.settings["size"] == "8x5"
     record = next(Records(rig.cfg["flash_dir"] + "games.txt").recent())
     assert record.moves == "4" and record.result == 3 and record.size == "7x6"  # the game left
 

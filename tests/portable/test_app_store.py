@@ -3,6 +3,7 @@ import os
 
 from connect4.app import store
 from connect4.app.store import Store, DEFAULTS, Files
+from connect4.app.storeload import load
 from fakes import tmpdir
 from checks import said
 
@@ -32,7 +33,7 @@ def exists(path):
 def test_missing_file_gives_defaults_and_save_round_trips():
     path = tmpdir("store1") + "c4.json"
     s = Store(path)
-    assert s.load() == "missing" and s.settings == DEFAULTS
+    assert load(s) == "missing" and s.settings == DEFAULTS
     s.settings["level"] = 7
     s.settings["mode"] = "two"
     s.record_ai(7, 0)
@@ -40,7 +41,7 @@ def test_missing_file_gives_defaults_and_save_round_trips():
     s.record_two(1)
     assert s.save()
     t = Store(path)
-    assert t.load() == "ok"
+    assert load(t) == "ok"
     assert t.settings["level"] == 7 and t.settings["mode"] == "two"
     assert t.stats["ai"][6] == [1, 0, 1] and t.stats["two"] == [0, 1, 0]
     assert not exists(path + ".tmp")
@@ -49,7 +50,7 @@ def test_missing_file_gives_defaults_and_save_round_trips():
 def test_corrupt_truncated_or_unknown_files_give_defaults_and_are_kept_aside():
     folder = tmpdir("store2")
     good = Store(folder + "good.json")
-    good.load()
+    load(good)
     good.settings["level"] = 2
     good.save()
     text = read(folder + "good.json")
@@ -59,17 +60,17 @@ def test_corrupt_truncated_or_unknown_files_give_defaults_and_are_kept_aside():
         path = folder + "bad%d.json" % i
         write(path, bad)
         s = Store(path)
-        assert s.load() == "corrupt", bad
+        assert load(s) == "corrupt", bad
         assert s.settings == DEFAULTS
         assert read(path + ".bad") == bad
         assert not exists(path)
-        assert s.save() and Store(path).load() == "ok"
+        assert s.save() and load(Store(path)) == "ok"
 
 
 def test_defaults_from_the_config():
     path = tmpdir("store7") + "c4.json"
     s = Store(path, defaults={"brightness": 6, "level": 99})
-    assert s.load() == "missing"
+    assert load(s) == "missing"
     assert s.settings["brightness"] == 6 and s.settings["level"] == DEFAULTS["level"]
 
 
@@ -79,7 +80,7 @@ def test_bad_values_fall_back_one_by_one():
                 '"first": "nobody", "blunder": 7, "extra": 1, "wifi": "on"}, '
                 '"stats": {"ai": [[1, 2, 3], "x", [-1, 0, 0]], "two": [4, 5]}}')
     s = Store(path)
-    assert s.load() == "ok"
+    assert load(s) == "ok"
     assert s.settings == {"mode": "ai", "level": DEFAULTS["level"], "first": DEFAULTS["first"],
                           "blunder": DEFAULTS["blunder"], "brightness": 2, "size": "7x6",
                           "wifi": False}
@@ -120,7 +121,7 @@ class FullFile:
 
 def saved(path, level):
     s = Store(path)
-    s.load()
+    load(s)
     s.settings["level"] = level
     assert s.save()
     return read(path)
@@ -130,34 +131,34 @@ def test_a_failed_write_keeps_the_old_file():
     path = tmpdir("store4") + "c4.json"
     before = saved(path, 3)
     s = Store(path, FlakyFiles(fail_write=True))
-    assert s.load() == "ok"
+    assert load(s) == "ok"
     s.settings["level"] = 8
     assert s.save() is False
     assert read(path) == before and not exists(path + ".tmp")
     t = Store(path)
-    assert t.load() == "ok" and t.settings["level"] == 3
+    assert load(t) == "ok" and t.settings["level"] == 3
 
 
 def test_a_write_interrupted_between_temp_file_and_rename_loses_nothing():
     path = tmpdir("store5") + "c4.json"
     before = saved(path, 5)
     s = Store(path, FlakyFiles(fail_rename=True))
-    s.load()
+    load(s)
     s.settings["level"] = 6
     assert s.save() is False
     # the power was cut: the next boot finds the old file intact
     t = Store(path)
-    assert t.load() == "ok" and t.settings["level"] == 5 and read(path) == before
+    assert load(t) == "ok" and t.settings["level"] == 5 and read(path) == before
     # a power cut after the temp file was complete, on the very first save
     path2 = tmpdir("store6") + "c4.json"
     write(path2 + ".tmp", before)
     u = Store(path2)
-    assert u.load() == "recovered" and u.settings["level"] == 5
+    assert load(u) == "recovered" and u.settings["level"] == 5
     assert exists(path2) and not exists(path2 + ".tmp")
     # a half-written temp file next to a good file is just removed
     write(path + ".tmp", before[:7])
     v = Store(path)
-    assert v.load() == "ok" and not exists(path + ".tmp") and v.settings["level"] == 5
+    assert load(v) == "ok" and not exists(path + ".tmp") and v.settings["level"] == 5
 
 
 class ReadOnlyFiles(Files):
@@ -171,7 +172,7 @@ def test_a_read_only_flash_is_said_once_and_nothing_is_lost():
     path = tmpdir("store_ro") + "c4.json"
     saved(path, 2)
     s = Store(path, ReadOnlyFiles())
-    assert s.load() == "ok" and s.save_error is None
+    assert load(s) == "ok" and s.save_error is None
     s.record_ai(2, 0)
     assert s.save() is False
     said = s.save_error
@@ -195,20 +196,20 @@ def test_a_corrupt_or_unsupported_size_falls_back_to_7x6_with_a_logged_line():
         path = tmpdir("store_size") + "c4.json"
         write(path, '{"version": 1, "settings": {"size": %s, "level": 2}, "stats": {}}' % bad)
         s = Store(path)
-        lines = said(s.load)
+        lines = said(lambda: load(s))
         assert s.status == "ok" and s.settings["size"] == "7x6" and s.settings["level"] == 2, bad
         assert len(lines) == 1 and lines[0].startswith("settings: bad size ") and "'7x6' instead" in lines[0], lines
     for good in ("4x4", "8x7", "5x4", "7x6"):
         path = tmpdir("store_size") + "c4.json"
         write(path, '{"version": 1, "settings": {"size": "%s"}}' % good)
         s = Store(path)
-        assert said(s.load) == [] and s.settings["size"] == good
+        assert said(lambda: load(s)) == [] and s.settings["size"] == good
 
 
 def test_statistics_are_kept_per_board_size():
     path = tmpdir("store_sizes") + "c4.json"
     s = Store(path)
-    s.load()
+    load(s)
     s.record_ai(3, 0)  # 7x6: the top level, as before sizes
     s.record_ai(3, 1, "5x4")
     s.record_ai(3, 1, "5x4")
@@ -219,14 +220,14 @@ def test_statistics_are_kept_per_board_size():
     assert store.table(s.stats, "7x6") is s.stats
     assert s.save()
     t = Store(path)
-    assert t.load() == "ok"
+    assert load(t) == "ok"
     assert t.stats["ai"][2] == [1, 0, 0] and store.table(t.stats, "5x4")["ai"][2] == [0, 2, 0]
     assert store.table(t.stats, "8x7")["two"] == [0, 0, 1]
     # a bad size's or a bad table's entry is dropped, the rest kept
     write(path, '{"version": 1, "stats": {"sizes": {"9x9": {"two": [1, 1, 1]}, "5x4": [1], '
                 '"4x4": {"two": [1, 2, 3], "ai": "x"}}}}')
     u = Store(path)
-    assert u.load() == "ok"
+    assert load(u) == "ok"
     assert sorted(u.stats["sizes"]) == ["4x4"] and u.stats["sizes"]["4x4"]["two"] == [1, 2, 3]
     assert u.stats["sizes"]["4x4"]["ai"][0] == [0, 0, 0]
 
@@ -259,12 +260,12 @@ def test_the_file_goes_out_in_pieces_however_many_sizes_were_played():
     path = tmpdir("store_pieces") + "c4.json"
     fs = PieceFiles()
     s = Store(path, fs)
-    s.load()
+    load(s)
     for cols in range(4, 9):
         for rows in range(4, 8):
             s.record_ai(3, 1, "%dx%d" % (cols, rows))
             s.record_two(2, "%dx%d" % (cols, rows))
     assert s.save()
     again = Store(path)
-    assert again.load() == "ok" and again.stats == s.stats and again.settings == s.settings
+    assert load(again) == "ok" and again.stats == s.stats and again.settings == s.settings
     assert sum(fs.writes) > 2000 and max(fs.writes) <= 256, (sum(fs.writes), max(fs.writes))

@@ -191,6 +191,7 @@ def test_a_setting_written_reads_back_at_once_and_is_on_flash_even_while_the_ai_
     server answers from the poll hook and the app's queue waits for the search's end); a
     power cut right after the answer keeps it."""
     from connect4.app.store import Store
+    from connect4.app.storeload import load
     rig, api, auth = setup("api9b", mode="ai", first="red", level=8)
     app = rig.app
     assert api.move(auth, body({"column": 4}))[0] == 200
@@ -202,7 +203,7 @@ def test_a_setting_written_reads_back_at_once_and_is_on_flash_even_while_the_ai_
             seen.append((api.settings()[1]["brightness"], api.settings()[1]["first"],
                          api.state()[1]["brightness"]))
             kept = Store(rig.path)
-            kept.load()
+            load(kept)
             seen.append((kept.settings["brightness"], kept.settings["first"]))
     app.pump = pump
     rig.run_until(lambda: seen, 20000)

@@ -61,6 +61,8 @@ def test_two_boards_play_whole_games_with_their_buttons_and_their_ais():
     hold, ask = b.pair_and_play()
     h, a = hold.app, ask.app
     assert h.mode == a.mode == 1 and hold.side == 0 and ask.side == 1  # two players: red, yellow
+    # the AI's table as small as the game's on both, the asker's Wi-Fi on after its restart too
+    assert h.turn.searcher.tt_entries == a.turn.searcher.tt_entries == 16
     assert h.first_side == a.first_side and h.game_levels == a.game_levels == (0, 0)
     first, second = (b.hold, b.ask) if h.first_side == 0 else (b.ask, b.hold)  # the holder's rule
     # a press on the board whose turn it is not says WAIT and plays nothing
@@ -209,3 +211,52 @@ def test_giving_up_waiting_by_a_press_or_by_the_time_set_ends_it_for_neither():
     for rig in b.rigs():
         assert rig.app.duo is None and rig.app.wifi_on and rig.app.mode != MODE_TWO
         assert rig.app.turn.searcher.tt_entries >= 256  # its own again, not the game's 16 (twoboards.TABLE)
+
+
+def test_the_holders_longest_answer_fits_the_askers_buffer():
+    """The asker reads an answer into one small buffer (connect4.net.peer: a longer one is no
+    answer): the holder's poll answer for the largest game, an 8x7 board full after 56 moves at
+    a late game number, with the server's own head, fits it."""
+    from connect4.net import peer
+    from connect4.net.server import _json
+    b, h, a = begun("tb6", "hold", 3)
+    status, got = h.duo.route(h, h.duo.peer, {})
+    assert status == 200 and sorted(got) == ["first", "game", "levels", "moves", "size"]
+    got.update({"game": 99999, "moves": "8" * 56, "size": "8x7", "levels": [8, 8]})
+    assert len(_json(200, got)) <= peer.BUF  # (the server's answer, head and body)
+
+
+def test_a_board_is_asked_only_on_its_page_which_lends_the_table_and_leaving_it_restarts():
+    """Another board's ask is taken only while this board shows its "play a board" page (else
+    409), checked there (400, 404) without the game's code; the page holds the AI's table as
+    small as a game of two boards does, and leaving it without a game restarts the board, its
+    table whole again."""
+    from connect4.modules import forget
+    forget("connect4.app.twoboards", "connect4.app.boardhold", "connect4.app.twoboards_setup")  # (other tests')
+    b = Boards("tb7")
+    b.wifi_on(b.hold)
+    h = b.hold.app
+    whole = h.turn.searcher.tt_entries
+    pair = answer(b, post(b"/api/pair", json.dumps({"code": h.web.pairing.code}).encode()))
+    auth = b"Authorization: Bearer " + json.loads(pair.body())["token"].encode() + b"\r\n"
+    ask = b'{"level": 0, "name": "connect4-2A5B"}'
+    s = answer(b, post(b"/api/board", ask, auth))
+    assert s.status() == 409 and b"not looking" in s.body()
+    assert answer(b, post(b"/api/board", b"{}", auth)).status() == 404  # a poll: no game here
+    b.menu_to(b.hold, "board")
+    b.press(b.hold)
+    b.run(500)
+    assert h.turn.searcher.tt_entries == 16 < whole  # lent to the page
+    assert answer(b, post(b"/api/board", b'{"level": 9, "name": "x"}', auth)).status() == 400
+    assert answer(b, post(b"/api/board", b'{"leave": true}', auth)).status() == 404
+    assert "connect4.app.twoboards" not in sys.modules  # checked without the game's code
+    restarts = b.restarts
+    page = h.menu.games
+    if h.banner is not None:
+        b.turn(b.hold, 1)  # (ends the code's scrolling, and only that)
+    b.turn(b.hold, len(page.found) + 1 - page.index % (len(page.found) + 2))  # "<": back
+    b.press(b.hold)
+    b.run_until(lambda: b.restarts == restarts + 1, 5000)
+    b.run(2000)
+    app = b.hold.app
+    assert app is not h and app.duo is None and app.turn.searcher.tt_entries == whole and app.wifi_on

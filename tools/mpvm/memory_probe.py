@@ -23,6 +23,7 @@ from _mpvm import run_steps
 
 NODES = (int(sys.argv[1]), int(sys.argv[2]))
 GAME_LEVEL = int(sys.argv[3])
+ROLE = sys.argv[4] if len(sys.argv) > 4 else "ask"  # a game of two boards: ask, hold or page
 out = {}
 keep = {}
 
@@ -66,6 +67,17 @@ class _Sink:
 
     def write(self, data):
         self.got += len(data)
+
+
+def _page_asked(app, use, now):
+    """The holder shows its "play a board" page (the menu's), and another board's ask comes."""
+    app.menu = use("connect4.app.menu").Menu(app.settings, app.store.stats, app._set_brightness,
+                                             app.records)
+    page = app.menu.games = use("connect4.app.boards").Boards(app, now)
+    page.tick(app, now)  # (no finder: the VM has no sockets; its code loaded all the same)
+    use("connect4.net.finder")
+    app.banner = None
+    page.asked(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0})
 
 
 def held(base):
@@ -148,7 +160,7 @@ def steps():
     out['game_peak'] = peak
     out['game_moves'] = app.board.count
     saved = Store(store.path, defaults={})
-    saved.load()
+    use("connect4.app.storeload").load(saved)
     out['game_saved'] = sum(saved.stats["ai"][GAME_LEVEL - 1]) == 1  # the result reached the flash
     saved = None
     yield
@@ -200,35 +212,39 @@ def steps():
     out['improv_names'] = held(base) - live - out['web_with_table']  # interned for good
 
     web = held(base)
-    # A game of two boards (issue 37), loaded for it: this board holding it for another (its
-    # token's digest: connect4.app.boardhold), then asking another for one (its client, the Peer
-    # with its buffer: connect4.app.boardask, connect4.net.peer); each after its first answer,
-    # its banner gone.
-    use("connect4.app.boardhold").hold(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0},
-                                       clock.ticks_ms())
-    app.duo.route(app, b"\x01" * 32, {})  # the asker's poll: POST /api/board {}'s answer
+    # A game of two boards (issue 37), one role a run (the names each interns are its own), each
+    # after its first answer, its banner gone. The asker restarts into its game
+    # (connect4.app.boards), so it is measured on a heap just started with Wi-Fi on: its client
+    # (the Peer with its buffer: connect4.net.peer) and connect4.app.boardask. The holder: its
+    # game (the asker's token's digest: connect4.app.boardhold) after the other board's first
+    # poll; "page": the "play a board" page shown (the menu's; its finder's code) and an ask
+    # taken, the holder's fullest moment before its game (measured alone: after it, the VM's
+    # conservative collector kept the page alive by some word that looked like its address).
+    # Each leaves by a restart (connect4.app.twoboards_setup.leave), which takes what it
+    # interned too.
+    if ROLE == "ask":
+        from connect4.net.peer import Peer
+        client = Peer("10.0.0.1", 80, "0123456789abcdef01234567")
+        use("connect4.app.boardask").ask(app, {"name": "connect4-ABCD", "host": "10.0.0.1", "port": 80,
+                                               "token": client.token, "levels": [0, 0], "wait": 0},
+                                         client, clock.ticks_ms())
+        app.duo.told = {"game": 1, "moves": "", "first": 0, "levels": [0, 0], "size": "7x6"}
+        app.step()  # its first answer followed: the holder's game
+        client = Peer = None
+        app.duo.lost = True  # (nothing to tell the holder when it leaves: no sockets here)
+    elif ROLE == "page":
+        _page_asked(app, use, clock.ticks_ms())
+    else:
+        use("connect4.app.boardhold").hold(app, b"\x01" * 32, {"name": "connect4-ABCD", "level": 0},
+                                           clock.ticks_ms())
+        app.duo.route(app, b"\x01" * 32, {})  # the asker's poll: POST /api/board {}'s answer
     app.banner = None
     yield
-    out['board_hold'] = held(base) - web
-    app.duo.leave(app, clock.ticks_ms())
+    out['board_' + ROLE] = held(base) - web  # (page: the page shown, an ask taken, its fullest)
+    if app.duo is not None:
+        app.duo.leave(app, clock.ticks_ms())  # (then the board restarts: what it interned goes too)
     app.banner = None
-    yield
-    from connect4.net.peer import Peer
-    client = Peer("10.0.0.1", 80, "0123456789abcdef01234567")
-    use("connect4.app.boardask").ask(app, {"name": "connect4-ABCD", "host": "10.0.0.1", "port": 80,
-                                           "token": client.token, "levels": [0, 0], "wait": 0},
-                                     client, clock.ticks_ms())
-    app.duo.told = {"game": 1, "moves": "", "first": 0, "levels": [0, 0], "size": "7x6"}
-    app.step()  # its first answer followed: the holder's game
-    client = Peer = None
-    app.banner = None
-    yield
-    out['board_ask'] = held(base) - web  # (with what the holder interned: the same names mostly)
-    app.duo.lost = True  # (nothing to tell the holder: no sockets here)
-    app.duo.leave(app, clock.ticks_ms())
-    app.banner = None
-    yield
-    out['board_names'] = held(base) - web  # what stays after both: names interned for good
+    app.restart = app.stopped = False
 
     keep['web'] = keep['answer'] = None  # Wi-Fi off again
     yield

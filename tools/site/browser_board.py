@@ -183,7 +183,7 @@ class Board:
     def _crash(self, exc):
         """boot.main()'s answer to an unexpected error, and the traceback to the page."""
         jsboard.error(_traceback(exc))
-        crashlog.log_error(self.log, exc, self.app)
+        crashlog.log_error(self.log, exc, self.app.board.moves_string() or "-" if self.app else None)
         self.app = None
         if time.ticks_diff(time.ticks_ms(), self.started) < boot.CRASH_WINDOW_MS:
             self.crashes += 1

@@ -18,6 +18,7 @@ from connect4.app.game import App
 from connect4.app.turn import Turn
 from connect4.app.store import Store
 from connect4.app.resume import SavedGame
+from connect4.modules import use
 
 _SETTINGS_FILE = const("connect4.json")  # and the game records: games.txt, the game in progress: game.txt
 
@@ -26,7 +27,7 @@ def settings_store(cfg, fs=None):
     """The settings file of `cfg`'s flash, loaded (defaults: the config's brightness)."""
     store = Store(cfg["flash_dir"] + _SETTINGS_FILE, fs=fs,
                   defaults={"brightness": cfg["brightness_level"]})
-    store.load()
+    use("connect4.app.storeload").load(store)
     return store
 
 

@@ -15,12 +15,15 @@ both boards do.
 """
 from micropython import const
 
-from connect4.app.states import PLAY, OVER
+from connect4.app import newgame
+from connect4.app.records import clear_marks
+from connect4.app.resume import keep
+from connect4.app.states import PLAY, OVER, MODE_TWO
 from connect4.app.twoboards import TwoBoards, setup
 from connect4.modules import use
 
 POLL_MS = const(1000)  # the holder asked this often (and so hears this board)
-_START_MS = const(8000)  # an ask's game must come within this (the holder applies it at a safe point)
+_START_MS = const(30000)  # an ask's game must come within this (the holder restarts into it)
 
 
 def ask(app, fields, client, now):
@@ -106,19 +109,36 @@ class Asker(TwoBoards):
 
     def follow(self, app, now):
         """At a safe point: this board made the holder's, a step at a time (its next move
-        dropped here; the rest by connect4.app.twoboards_setup: the next game, the end, the
-        holder gone, anything else)."""
+        dropped here as a move falls), the holder's next game begun, this game's end played
+        here once; anything else the holder's way at once. Here, not in
+        connect4.app.twoboards_setup (loaded only to leave, the holder gone): a game's start and
+        end would load that whole module meanwhile."""
         told = self.told
         state = app.state
         if self.gone:  # the holder has no game with this board
-            setup().follow(self, app, now)
+            setup().gone(self, app, now)
             return
         if told is None or state != PLAY and state != OVER:
             return
         fields = self.fields
         board = app.board
-        if told["game"] != fields["game"] or board.is_over() and fields.get("ended") != fields["game"]:
-            setup().follow(self, app, now)
+        game = told["game"]
+        if game != fields["game"]:  # the holder's next game (or its first)
+            try:
+                app.board_for(told["size"])
+            except ValueError:  # this panel cannot show it
+                self.gone = 409
+                return
+            self.first = told["first"]
+            self.size = told["size"]
+            fields["game"] = game
+            fields["levels"][0] = told["levels"][0]
+            app.mode = MODE_TWO
+            newgame.start(app, now)  # (started: its first side, size and levels)
+            return
+        if board.is_over() and fields.get("ended") != game:  # its end played here: not again
+            fields["ended"] = game
+            self.save()
             return
         level = told["levels"][0]  # the holder's side: its buttons, or its AI at a level
         if level != app.game_levels[0]:
@@ -129,7 +149,17 @@ class Asker(TwoBoards):
             return
         n = len(local)
         col = int(held[n]) - 1 if len(held) > n and held[:n] == local else -1
-        if told["game"] != fields.get("ended") and 0 <= col < board.cols and board.can_play(col):
+        if game != fields.get("ended") and 0 <= col < board.cols and board.can_play(col):
             app.drop(col, now)  # the holder's next move, falling as a move does
-        else:
-            setup().follow(self, app, now)  # anything else: the holder's moves at once
+            return
+        try:  # anything else: the holder's moves at once
+            board.load(held)
+        except ValueError:  # not a game: the holder's answer cannot be followed
+            self.gone = 409
+            return
+        if game == fields.get("ended"):  # (after a restart) its end shown again, not played again
+            app._go(OVER, now)
+            return
+        clear_marks(app.marks)
+        keep(app)
+        app._landed(now)

@@ -15,6 +15,7 @@ boards do.
 """
 from binascii import unhexlify
 
+from connect4.app.boardcheck import error
 from connect4.app.twoboards import TwoBoards, setup
 
 
@@ -22,11 +23,6 @@ def hold(app, who, data, now):
     """Another board (`who`: its token's digest) asked for a game (POST /api/board, at the
     app's safe point): this board holds it, red, and begins it."""
     setup().held(Holder(app, 0, {}), app, who, data, now)
-
-
-def route(app, who, data):
-    """POST /api/board from the board `who`, no game of two boards here: (status, dict)."""
-    return setup().route(app, None, who, data, hold)
 
 
 def resume(app, fields):
@@ -37,13 +33,44 @@ def resume(app, fields):
     return setup().resumed(duo, app)
 
 
+def _asked(app, arg, now):
+    """The other board's request at the app's safe point: its level and name, or the next game
+    at a game's end (here: connect4.app.twoboards_setup would load at every game's start);
+    leaving, or another board in a lost one's place, there."""
+    app.interrupt = False
+    duo, who, data = arg
+    if app.duo is not duo:
+        return  # (the game was left meanwhile)
+    if who != duo.peer or "leave" in data:
+        setup().ask_again(duo, app, who, data, now, hold)
+        return
+    duo.hear(now)
+    fields = duo.fields
+    fields["levels"][1] = data["level"]
+    fields["name"] = data["name"]
+    app.game_levels = (app.game_levels[0], data["level"])
+    if app.board.is_over():
+        app.new_game(now)  # the next game (duo.started: numbered)
+    else:
+        duo.save()
+
+
 class Holder(TwoBoards):
     peer = b""  # the other board's token digest (POST /api/board and /api/move)
 
     def route(self, app, who, data):
-        """POST /api/board from the board `who` ({}: its poll, the game as it follows it)."""
+        """POST /api/board from the board `who` ({}: its poll, the game as it follows it; else
+        its level and name, the next game, leaving; another board in a lost one's place),
+        checked now, applied at the app's safe point (_asked): (status, dict)."""
         if data:
-            return setup().route(app, self, who, data, hold)
+            err = error(data)
+            if err:
+                return err
+            if who != self.peer and not self.lost:
+                return 409, {"error": "another board plays here"}
+            app.commands.append((_asked, (self, who, data)))
+            app.interrupt = True  # a search under way stops at its next poll: a new game may come
+            return 200, {"queued": "board"}
         if who != self.peer:
             return 403, {"error": "another board plays here"}
         self.hear(app.clock.ticks_ms())

@@ -18,13 +18,23 @@ on, as the Wi-Fi item does). Its steps:
     WAIT    minutes to wait for the other board when it is lost before giving up
             (0: until a press).
     then this board pairs (POST /api/pair) and asks for the game (POST /api/board);
-    the game begins (connect4.app.boardask: the other board holds it) and this board
-    restarts into it, or what went wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER)
+    the game begins (connect4.app.boardask: the other board holds it) and both boards
+    restart into it, or what went wrong scrolls (WRONG CODE, LOCKED, BUSY, NO ANSWER)
     and FIND or CODE comes back.
+
+Another board's ask comes while this page shows (`asked`, through the face: a
+board shows this page to be asked), checked then and taken at the app's safe
+point: the game's file written, the board restarts into the game, as the
+asking board does once its ask is answered. While
+the page shows, the AI's table is as small as during the game (no game is
+played meanwhile): the page and the ask have the room. Leaving the page
+without a game restarts the board, its table whole again on a whole heap.
 
 During a game of two boards the item opens at PLAYER: this board's side handed to its
 AI at a level (or back to the buttons), and the waiting time, for the game under way.
 """
+import json
+from binascii import hexlify
 from micropython import const
 from time import ticks_diff
 
@@ -32,6 +42,7 @@ from connect4.hw.input import SELECT
 from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char, draw_number
 from connect4.app.render import SIDE_COLORS
 from connect4.app.scroll import Scroller, glyph
+from connect4.app.store import Files, replace
 from connect4.modules import use
 
 _FIND = const(0)
@@ -41,8 +52,31 @@ _PLAYER = const(3)
 _WAIT = const(4)
 _BUSY = const(5)
 _CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
+_TABLE = const(16)  # the AI's table while the page shows: connect4.app.twoboards.TABLE
+_FILE = const("board.json")  # connect4.app.twoboards_setup.FILE
 WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
 _HEXES = "0123456789ABCDEF"
+
+
+def _take(app, arg, now):
+    """An ask taken (Boards.asked), at the app's safe point: this board holds the game from its
+    next start, its file written (connect4.app.twoboards_setup says what it holds; the start
+    takes it back: connect4.app.takeback), and restarts once the other board's name has
+    scrolled (the answer long out): the game begins on a whole heap, none of this page's code,
+    names or holes with it."""
+    page, who, data = arg
+    if app.duo is not None or page.taken or app.menu is None or app.menu.games is not page:
+        return
+    page.taken = True
+    fields = {"role": 0, "name": data["name"], "peer": hexlify(who).decode(), "levels": [0, data["level"]],
+              "wait": 0, "game": 0}
+    path = app.cfg["flash_dir"] + _FILE
+    if replace(Files(), path, path + ".tmp", json.dumps(fields)) is not None:
+        page._back(app, now, "NOT SAVED", _FIND)  # (the flash refused: no game; the other board
+        page.taken = False  # sees none and leaves)
+        return
+    app.banner = Scroller([(data["name"][-4:] + " PLAYS", WHITE)], now)
+    app.restart = True  # (App.step: once the name has gone by)
 
 
 class Boards:
@@ -69,6 +103,7 @@ class Boards:
         self.step = _FIND
         self.level = self.wait = 0
         self.side = 1  # the asking board plays yellow
+        self.taken = False  # a game of two boards begins from here (no restart as it leaves)
         if not app.wifi_on:  # Wi-Fi on, as the menu's item turns it on (and keeps it on)
             ear = app.serial
             if ear is not None and not hasattr(ear, "ear"):  # listening (connect4.listen): Wi-Fi
@@ -77,15 +112,38 @@ class Boards:
             if app.wifi_on and not app.settings["wifi"]:
                 app.settings["wifi"] = True
                 app.store.save()
+        # No game is played while the page shows: the AI's table gives its room to the page, the
+        # ask and the game (twoboards.TABLE entries, as during the game); it is whole again after
+        # the restart that leaving the page without a game brings (close)
+        app.turn.searcher.resize(_TABLE)
 
     def close(self):
-        """Its sockets closed (leaving the page, or the game begun)."""
+        """Its sockets closed (leaving the page, or the game begun). Left without a game, the
+        board restarts (connect4.boot, at the step's end): its AI's table whole again, on a
+        whole heap."""
         if self.finder is not None:
             self.finder.close()
             self.finder = None
         if self.client is not None:
             self.client.close()
             self.client = None
+        if self.app.duo is None and not self.taken:
+            self.taken = True  # (once)
+            self.app.restart = True
+
+    def asked(self, app, who, data):
+        """POST /api/board from the board `who` while this page shows (connect4.app.face): its
+        ask checked now, taken at the app's safe point (_take), where this page and the menu
+        leave before the game's code comes: (status, dict)."""
+        err = use("connect4.app.boardcheck").error(data)
+        if err:
+            return err
+        if "leave" in data:
+            return 404, {"error": "no game with another board here"}
+        if self.step == _BUSY or self.taken:
+            return 409, {"error": "this board is asking another"}
+        app.commands.append((_take, (self, who, data)))
+        return 200, {"queued": "board"}
 
     # ---- the menu's step: the network's work
     def tick(self, app, now):
@@ -124,6 +182,7 @@ class Boards:
             name, host, port = self.board  # type: ignore[misc]
             levels = [0, 0]
             levels[self.side] = self.level
+            self.taken = True
             self.close()  # (its Peer too: the game's own comes after the restart)
             use("connect4.app.boardask").ask(app, {"name": name, "host": host, "port": port,
                                                     "token": client.token, "levels": levels,  # type: ignore[union-attr]

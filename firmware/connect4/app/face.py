@@ -222,10 +222,16 @@ class Face:
     # ---- a game of two boards (connect4.app.twoboards): `who` is the asking token's digest
     def board(self, who, data):
         """POST /api/board from the board `who` ({}: its poll): (status, dict)."""
-        duo = self.app.duo
+        app = self.app
+        duo = app.duo
         if duo is not None:
-            return duo.route(self.app, who, data)
-        return use("connect4.app.boardhold").route(self.app, who, data)
+            return duo.route(app, who, data)
+        if not data:  # (the other board's poll: it had a game here, which is gone)
+            return 404, {"error": "no game with another board here"}
+        page = app.menu.games if app.menu is not None else None
+        if page is None or not hasattr(page, "asked"):  # only while this board looks for one
+            return 409, {"error": "not looking for a game (the menu's board page does)"}
+        return page.asked(app, who, data)  # (connect4.app.boards: the game's code comes after)
 
     def may_move(self, who, n):
         """Why the session `who` may not move now, or None: in a game of two boards only the
@@ -243,9 +249,13 @@ class Face:
     # ---- for the Wi-Fi side (connect4.net.link)
     def say(self, parts, now):
         """Scroll [(text, colour name)] over the game until it has gone by or an input ends it
-        (connect4.app.scroll: loaded for each text, gone from the heap with it)."""
-        self.app.banner = use("connect4.app.scroll").Scroller(
-            [(text, COLOURS[colour]) for text, colour in parts], now)
+        (connect4.app.scroll: loaded for each text, gone from the heap with it). Not over a
+        game of two boards, which says its own (LOST, WAIT): there the address and code that
+        Wi-Fi's start scrolls were the fullest moment of the board's heap (1.5 KB on the
+        emulated chip); the console line and the menu's Wi-Fi item still give them."""
+        if self.app.duo is None:
+            self.app.banner = use("connect4.app.scroll").Scroller(
+                [(text, COLOURS[colour]) for text, colour in parts], now)
 
     def short_of_memory(self, now):
         """Wi-Fi did not fit the heap: said on the matrix, Wi-Fi off, the game untouched."""
@@ -261,7 +271,12 @@ class Face:
             app.pump = pump
 
     def resize_table(self, entries):
-        self.app.turn.searcher.resize(entries)
+        """The AI's table at `entries` (Wi-Fi on or off: connect4.net.link), unless a game of two
+        boards holds it smaller (connect4.app.twoboards): so it stays until the restart that ends
+        that game (a 5 KB block wanted back in the middle of it could grow the heap)."""
+        app = self.app
+        if app.duo is None:
+            app.turn.searcher.resize(entries)
 
     @property
     def web(self):

@@ -310,6 +310,8 @@ def step(app, sig, now):
             if app.menu is None:
                 return  # the game of two boards began
         if app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
+            if page is not None and hasattr(page, "close"):
+                page.close()  # (its sockets; "play a board" left so restarts the board)
             if app.menu.changed:
                 app.store.save()
             mode = app._mode_index(app.settings["mode"])

@@ -20,10 +20,50 @@ reads one line; a writer that needs the next number first (a game's end) takes
 """
 from micropython import const
 
-from connect4.app.records import MAX_LINE, parse
-from connect4.app.store import Files, exists, discard, refused, settle, why
+from connect4.app.records import Record
+from connect4.app.store import MODES, Files, exists, discard, refused, settle, why
+from connect4.engine.board import parse_size
+from connect4.engine.levels import MAX_LEVEL
 
 _LIMIT = const(100)  # records kept
+MAX_LINE = const(160)  # longer lines are not records (an 8x7 game's is at most about 140)
+# the fields' letters: sides r, y (red, yellow: "ryda"[:2]), results "ryda" (red won,
+# yellow won, a draw, abandoned), marks "?WDL"; modes are the settings' (store.MODES)
+
+
+def parse(line):
+    """The Record of one line (str or bytes), or None if it is not a record."""
+    try:
+        if isinstance(line, bytes):
+            line = line.decode()
+        f = line.rstrip().split(" ")
+        size = f.pop() if len(f) == 9 else "7x6"
+        if len(f) != 8 or not f[0].isdigit() or f[2] not in ("r", "y") or len(f[4]) != 1:
+            return None
+        cols, rows = parse_size(size)  # ValueError: not a size
+        if size != "%dx%d" % (cols, rows):
+            return None
+        moves = "" if f[6] == "-" else f[6]
+        marks = "" if f[7] == "-" else f[7]
+        if len(marks) != len(moves):
+            return None
+        heights = bytearray(cols)
+        for i in range(len(moves)):  # columns 1-cols, none over-full, a known mark each
+            c = ord(moves[i]) - 49
+            if not 0 <= c < cols or heights[c] == rows or marks[i] not in "?WDL":
+                return None
+            heights[c] += 1
+        pairs = []
+        for k in (3, 5):  # levels (0-8), hints (0-99): two numbers a/b
+            a, b = f[k].split("/")
+            a, b = int(a), int(b)
+            if not (0 <= a <= 99 and 0 <= b <= 99 and (k == 5 or a <= MAX_LEVEL and b <= MAX_LEVEL)):
+                return None
+            pairs.append((a, b))
+        return Record(MODES[MODES.index(f[1])], "ryda".index(f[2]), pairs[0], "ryda".index(f[4]),
+                      pairs[1], moves, marks, int(f[0]), size)
+    except (ValueError, UnicodeError):
+        return None
 
 
 class Records:

@@ -23,23 +23,14 @@ apart, and a ninth on a board other than the classic 7x6:
 - SIZE: the board, COLUMNSxROWS (connect4.engine.board.parse_size); a line
   without it is a 7x6 game (so are all the lines written before sizes).
 
-This module is the line: `Record` and `parse`, which the game in progress
-(connect4.app.resume) uses at every move. The file of lines, its writes and
-its reading, is connect4.app.recordfile's, loaded only while it is used.
+This module is the line: `Record`, which the game in progress
+(connect4.app.resume) writes at every move. Reading a line (`parse`), the file
+of lines, its writes and its reading, are connect4.app.recordfile's, loaded
+only while it is used.
 
 Heap: the module is written for few names (each global, attribute and
 string is interned for good on the chip): private constants, helpers inline.
 """
-from micropython import const
-
-from connect4.engine.levels import MAX_LEVEL
-from connect4.engine.board import parse_size
-from connect4.app.store import MODES
-
-MAX_LINE = const(160)  # longer lines are not records (an 8x7 game's is at most about 140)
-# the fields' letters: sides r, y (red, yellow: "ryda"[:2]), results "ryda" (red won,
-# yellow won, a draw, abandoned), marks "?WDL"; modes are the settings' (store.MODES)
-
 
 class Record:
     """One game: mode name, first side (0 red, 1 yellow), levels and hints by side,
@@ -63,41 +54,6 @@ class Record:
             self.number, self.mode, "ryda"[self.first], self.levels[0], self.levels[1],
             "ryda"[self.result], self.hints[0], self.hints[1], self.moves or "-", self.marks or "-"
         ) + ("" if self.size == "7x6" else " " + self.size)
-
-
-def parse(line):
-    """The Record of one line (str or bytes), or None if it is not a record."""
-    try:
-        if isinstance(line, bytes):
-            line = line.decode()
-        f = line.rstrip().split(" ")
-        size = f.pop() if len(f) == 9 else "7x6"
-        if len(f) != 8 or not f[0].isdigit() or f[2] not in ("r", "y") or len(f[4]) != 1:
-            return None
-        cols, rows = parse_size(size)  # ValueError: not a size
-        if size != "%dx%d" % (cols, rows):
-            return None
-        moves = "" if f[6] == "-" else f[6]
-        marks = "" if f[7] == "-" else f[7]
-        if len(marks) != len(moves):
-            return None
-        heights = bytearray(cols)
-        for i in range(len(moves)):  # columns 1-cols, none over-full, a known mark each
-            c = ord(moves[i]) - 49
-            if not 0 <= c < cols or heights[c] == rows or marks[i] not in "?WDL":
-                return None
-            heights[c] += 1
-        pairs = []
-        for k in (3, 5):  # levels (0-8), hints (0-99): two numbers a/b
-            a, b = f[k].split("/")
-            a, b = int(a), int(b)
-            if not (0 <= a <= 99 and 0 <= b <= 99 and (k == 5 or a <= MAX_LEVEL and b <= MAX_LEVEL)):
-                return None
-            pairs.append((a, b))
-        return Record(MODES[MODES.index(f[1])], "ryda".index(f[2]), pairs[0], "ryda".index(f[4]),
-                      pairs[1], moves, marks, int(f[0]), size)
-    except (ValueError, UnicodeError):
-        return None
 
 
 def clear_marks(marks):

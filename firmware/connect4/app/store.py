@@ -12,13 +12,10 @@ each other size played (`table(stats, size)`); hints are counted for all.
   file should be: any error) removes the temporary file and keeps the old
   file; `save()` then returns False. The first failure is said once on the
   console and kept in `save_error` (the simulator shows it), never raised.
-- `load()` never raises: a missing file gives defaults; a corrupt, truncated
-  or unknown-version file gives defaults and is kept aside as `PATH.bad`; a
-  leftover `PATH.tmp` is used only when `PATH` is missing (a first save cut
-  short before its rename), else removed. Out-of-range values fall back to
-  their defaults one by one, each said on the console (a board size not
-  supported, say "9x9", gives 7x6; one the panel cannot show is the app's
-  to refuse, connect4.app.game).
+- Reading the file is connect4.app.storeload's (`load(store)`), loaded once at
+  the start: it never raises; a missing, corrupt or unknown file gives
+  defaults (a board size not supported, say "9x9", gives 7x6; one the panel
+  cannot show is the app's to refuse, connect4.app.game).
 """
 import json
 import os
@@ -86,16 +83,6 @@ def _valid(key, value):
 valid = _valid  # the web API checks each field by the same rules (connect4.net.api)
 
 
-def _count(value):
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 29 else 0
-
-
-def _triple(value):
-    if isinstance(value, list) and len(value) == 3:
-        return [_count(v) for v in value]
-    return [0, 0, 0]
-
-
 def say(text):
     """A line on the console (the board's log); tests swap it to read what was said."""
     print("connect4: " + text)
@@ -105,15 +92,6 @@ def why(e):
     """An error in a few words."""
     n = e.args[0] if isinstance(e, OSError) and e.args else 0
     return "a folder is in the way" if n == 21 else "read-only" if n == 30 else repr(e)
-
-
-def _tables(out, saved):
-    """A size's saved "ai" and "two" counts into `out` (bad ones: zeros)."""
-    ai = saved.get("ai")
-    if isinstance(ai, list):
-        for i in range(min(MAX_LEVEL, len(ai))):
-            out["ai"][i] = _triple(ai[i])
-    out["two"] = _triple(saved.get("two"))
 
 
 class Files:
@@ -209,70 +187,8 @@ class Store:
                 self.defaults[key] = defaults[key]
         self.settings = dict(self.defaults)
         self.stats = default_stats()
-        self.status = "new"  # what load() found: ok, missing, corrupt, recovered
+        self.status = "new"  # what storeload.load() found: ok, missing, corrupt, recovered
         self.save_error = None  # why the first failed save failed (said once)
-
-    def _read(self, path):
-        f = self.fs.open(path, "r")
-        try:
-            data = json.loads(f.read())
-        finally:
-            f.close()
-        if not isinstance(data, dict) or data.get("version") != VERSION:
-            raise ValueError("unknown version")
-        return data
-
-    def _apply(self, data):
-        settings = dict(self.defaults)
-        saved = data.get("settings")
-        if isinstance(saved, dict):
-            for key in settings:
-                if key in saved:
-                    if _valid(key, saved[key]):
-                        settings[key] = saved[key]
-                    else:
-                        say("settings: bad %s %r, %r instead" % (key, saved[key], settings[key]))
-        stats = default_stats()
-        saved = data.get("stats")
-        if isinstance(saved, dict):
-            _tables(stats, saved)
-            stats["hints"] = _count(saved.get("hints"))
-            stats["ended"] = _count(saved.get("ended"))
-            sizes = saved.get("sizes")
-            if isinstance(sizes, dict):
-                for size in sizes:
-                    if size != CLASSIC and _valid("size", size) and isinstance(sizes[size], dict):
-                        _tables(table(stats, size), sizes[size])
-        self.settings = settings
-        self.stats = stats
-
-    def _discard(self, path):
-        discard(self.fs, path)
-
-    def load(self):
-        """Read the file (never raises); returns self.status."""
-        self.settings = dict(self.defaults)
-        self.stats = default_stats()
-        fs = self.fs
-        if not exists(fs, self.path):
-            self.status = "missing"
-            if exists(fs, self.tmp):
-                try:
-                    self._apply(self._read(self.tmp))
-                    fs.rename(self.tmp, self.path)
-                    self.status = "recovered"
-                except Exception:
-                    self._discard(self.tmp)
-            return self.status
-        try:
-            self._apply(self._read(self.path))
-            self.status = "ok"
-        except Exception:
-            self.status = "corrupt"
-            set_aside(fs, self.path)
-        if exists(fs, self.tmp):
-            self._discard(self.tmp)
-        return self.status
 
     def save(self):
         """Write atomically; False (old file kept) if the flash refused."""

@@ -10,7 +10,7 @@ from micropython import const
 
 from connect4.modules import use
 from connect4.app.store import discard, settle, exists
-from connect4.app.records import parse
+from connect4.app.recordfile import parse
 from connect4.app.resume import keep
 from connect4.app.newgame import first_side
 

@@ -3,10 +3,9 @@
 Loaded for each use and dropped again (connect4.modules.use, through
 twoboards.setup()); it makes no board of its own (connect4.app.boardhold and
 boardask do, and hand theirs here): a game held for another board or asked of one, a request
-of the other board at the holder (its level, the next game, leaving), the
-asker following the holder's next game or anything it cannot follow a move
-at a time, this board's player changed, leaving, giving up, and a start that
-takes the game back from flash.
+of the other board at the holder to leave (or another's in a lost one's place), the
+asker's holder gone, this board's player changed, leaving, giving up, and a
+start that takes the game back from flash.
 
 The file (FILE, beside the settings; written atomically): the other board's
 name, the levels by side, the minutes to wait, the game's number at the holder,
@@ -18,9 +17,7 @@ import json
 from binascii import hexlify
 
 from connect4.app import newgame
-from connect4.app.records import clear_marks
-from connect4.app.resume import keep
-from connect4.app.states import OVER, MODE_TWO
+from connect4.app.states import MODE_TWO
 from connect4.app.store import Files, discard, say
 from connect4.modules import use, forget
 
@@ -102,98 +99,26 @@ def begin(app, now):
     newgame.start(app, now)
 
 
-# ---- the other board's requests at the holder
-def route(app, duo, who, data, hold):
-    """POST /api/board from the board `who` (`duo`: the game here, or None), its body checked:
-    (status, dict); applied at the app's safe point (`hold`: connect4.app.boardhold.hold)."""
-    if not data:
-        return 404, {"error": "no game with another board here"}
-    level, name = data.get("level", 0), data.get("name", "")
-    if (not (data.get("leave") is True and len(data) == 1) and (
-            len(data) != 2 or not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 8
-            or not isinstance(name, str) or not 0 < len(name) <= 20)):
-        return 400, {"error": "expected {\"level\": 0-8, \"name\": \"connect4-XXXX\"} or {\"leave\": true}"}
-    if duo is not None and (duo.side or duo.peer != who) and not duo.lost:
-        return 409, {"error": "another board plays here"}
-    app.commands.append((_asked, (who, data, hold)))
-    app.interrupt = True  # a search under way stops at its next poll: a new game may come
-    return 200, {"queued": "board"}
-
-
-def _asked(app, arg, now):
-    """POST /api/board at the app's safe point: a game held for that board, or its request to
-    the game under way."""
-    app.interrupt = False
-    who, data, hold = arg
-    if app.duo is not None:
-        ask_again(app.duo, app, who, data, now, hold)
-    elif "leave" not in data:
-        hold(app, who, data, now)
-
-
+# ---- the other board leaves the holder, or another takes a lost one's place
 def ask_again(duo, app, who, data, now, hold):
-    """The game's other board leaves, tells its level, or asks for the next game; another
-    board (this one lost) takes its place (`hold`: connect4.app.boardhold.hold)."""
-    fields = duo.fields
-    if duo.side or who != duo.peer:
+    """The game's other board leaves (POST /api/board {"leave": true}), or another board asks
+    while it is lost (`hold`: connect4.app.boardhold.hold; the rest: boardhold._asked)."""
+    if who != duo.peer:
         leave(duo, app, now)
         if "leave" not in data:
             hold(app, who, data, now)
         return
-    if "leave" in data:
-        leave(duo, app, now, fields["name"][-4:] + " LEFT")
-        newgame.restart_for(app, [], now, True)
-        return
-    duo.hear(now)
-    fields["levels"][1] = data["level"]
-    fields["name"] = data["name"]
-    app.game_levels = (app.game_levels[0], data["level"])
-    if app.board.is_over():
-        app.new_game(now)  # the next game (duo.started: numbered)
-    else:
-        duo.save()
+    leave(duo, app, now, duo.fields["name"][-4:] + " LEFT")
+    newgame.restart_for(app, [], now, True)
 
 
-# ---- the asker follows the holder
-def follow(duo, app, now):
-    """What the asker cannot follow a move at a time: the holder gone, its next game, this
-    game's end played here, the holder's moves taken at once."""
-    fields = duo.fields
-    told = duo.told
-    if duo.gone:
-        duo.lost = duo.gone != 409  # (the holder has no game with it: nothing to tell)
-        leave(duo, app, now, fields["name"][-4:] + " LEFT")
-        newgame.restart_for(app, [], now, True)
-        return
-    game = told["game"]
-    board = app.board
-    if game != fields["game"]:  # the holder's next game (or its first)
-        try:
-            app.board_for(told["size"])
-        except ValueError:  # this panel cannot show it
-            duo.gone = 409
-            return
-        duo.first = told["first"]
-        duo.size = told["size"]
-        fields["game"] = game
-        fields["levels"][0] = told["levels"][0]
-        begin(app, now)
-        return
-    if board.is_over() and fields.get("ended") != game:  # its end played here: not again
-        fields["ended"] = game
-        duo.save()
-        return
-    try:
-        board.load(told["moves"])
-    except ValueError:  # not a game: the holder's answer cannot be followed
-        duo.gone = 409
-        return
-    if game == fields.get("ended"):  # (after a restart) its end shown again, not played again
-        app._go(OVER, now)
-        return
-    clear_marks(app.marks)
-    keep(app)
-    app._landed(now)
+# ---- the asker's holder gone
+def gone(duo, app, now):
+    """The holder has no game with the asker `duo` (any more): it leaves (connect4.app.boardask
+    follows the rest itself)."""
+    duo.lost = duo.gone != 409  # (the holder has no game with it: nothing to tell)
+    leave(duo, app, now, duo.fields["name"][-4:] + " LEFT")
+    newgame.restart_for(app, [], now, True)
 
 
 # ---- this board's player, leaving, giving up
@@ -226,7 +151,6 @@ def leave(duo, app, now, text=None):
     app.duo = None
     app.pump = duo.inner
     forget("connect4.app.twoboards")  # (imported by boardhold or boardask): gone with the game
-    app.turn.searcher.resize(app.cfg["tt_entries_wifi" if app.wifi_on else "tt_entries"])
     discard(Files(), app.cfg["flash_dir"] + FILE)
     client = duo.client if duo.side else None
     if client is not None:

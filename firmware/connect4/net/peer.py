@@ -10,9 +10,10 @@ came within TIMEOUT_MS (no connection, a board gone, a bad answer). `ask()`
 does all that at once, waiting (a board leaving the game tells the other one).
 
 Its heap: one buffer of BUF bytes, made once, takes every answer (the other
-board's answers are short: a few headers and a small JSON object); the request
-itself is a few hundred bytes, made for it. Loaded for a game of two boards only
-(`peer`: connect4.app.boards and boardask), gone with it.
+board's answers are short: a few headers and a small JSON object; a longer one
+is no answer); the request itself is a few hundred bytes, made for it. Loaded
+for a game of two boards only (`peer`: connect4.app.boards and boardask), gone
+with it.
 """
 import json
 from errno import EINPROGRESS, EAGAIN
@@ -22,7 +23,7 @@ import time
 from connect4.net.server import _recv_into, _fd
 
 TIMEOUT_MS = const(1500)  # a request's answer, whole, within this
-BUF = const(512)
+BUF = const(320)  # the longest answer, an 8x7 game's at the holder, about 250 B with its head
 _IN = const(1)  # select.POLLIN, POLLOUT
 _OUT = const(4)
 _IDLE = const(0)  # the states: nothing under way,
