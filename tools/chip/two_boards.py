@@ -328,14 +328,16 @@ def play(holder, asker):
                 cut = a.now()
                 got["holder_before"] = bytes(holder.out).decode(errors="replace")
                 holder.kill()  # the power cut
-                a.until(lambda s: s["boards"]["lost"], "the holder lost, on the asker", timeout=120)
+                a.until(lambda s: s["boards"] is not None and s["boards"]["lost"], "the holder lost, on the asker",
+                        timeout=120)
                 got["lost_ms"] = a.now() - cut
                 got["while_lost"] = a.state()
                 step("the holder powered on again")
                 h.power_on()
                 h.start()
                 h.until(lambda s: s["boards"] is not None and s["moves"] == GAME[:CUT_AFTER], "the game taken back")
-                a.until(lambda s: not s["boards"]["lost"] and s["moves"] == GAME[:CUT_AFTER], "the holder back")
+                a.until(lambda s: s["boards"] is not None and not s["boards"]["lost"] and s["moves"] == GAME[:CUT_AFTER],
+                        "the holder back")
         step("the game's end")
         for b in (h, a):
             b.until(lambda s: s["result"] == "red", "the end on %s" % b.name)
