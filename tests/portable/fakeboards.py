@@ -18,7 +18,7 @@ from connect4.net.peer import Peer
 from connect4.net.server import Server
 from connect4.net.pairing import Pairing
 from connect4.app.face import Face
-from fakenet import FakeSocket, listen
+from fakenet import FakePoller, FakeSocket, listen
 from fakes import Rig, FakeClock, tmpdir, Counter
 
 
@@ -91,21 +91,12 @@ class FakeClient:
             self.far.eof = True  # the server reads the client's end
 
 
-class ClientPoller:
-    """select.poll for FakeClients: writable once connected, readable once an answer or the
-    end came, an error once reset or never connected."""
+class ClientPoller(FakePoller):
+    """select.poll for FakeClients (the server's fake poller's masks): writable once connected,
+    readable once an answer or the end came, an error once reset or never connected."""
 
     def __init__(self):
-        self.masks = {}
-
-    def register(self, sock, mask):
-        self.masks[id(sock)] = (sock, mask)
-
-    def modify(self, sock, mask):
-        self.masks[id(sock)] = (sock, mask)
-
-    def unregister(self, sock):
-        del self.masks[id(sock)]
+        FakePoller.__init__(self, None)
 
     def poll(self, timeout):
         out = []
