@@ -27,7 +27,8 @@ Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
                        replayed or out of turn); in a game of two boards, only the other
                        board moves, on its side's turn
   POST /api/board     a game of two boards, the other board's own: {} the game as it follows
-                       it; {"level", "name"} it asks for a game (or the next); {"leave": true}
+                       it; {"level", "name"} it asks for a game (while this board shows its
+                       "play a board" page, else 409), or the next; {"leave": true}
   POST /api/new       {} or any of {"mode", "level", "first", "blunder", "size"}
   GET  /api/settings  the settings, "stats" (of the size chosen: its "size"), "sizes"
                        (those the panel shows) and "wifi": {"configured", "name"}
