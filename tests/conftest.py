@@ -72,3 +72,17 @@ def _no_unmarked_vm(request, monkeypatch):
                              "(tests/conftest.py)")
     monkeypatch.setattr(mpvm, "command", refuse)
     monkeypatch.setattr(mpvm, "run", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _the_server_on_the_real_clock():
+    """A fake network's listen() puts connect4.net.server on a test's fake clock
+    (tests/portable/fakenet.py; the two-board tests' FakeLink does so for each board). After
+    every test it is back on the real one: a later test's server in the same xdist worker ran
+    on a fake clock that no longer moved (no live event, no keep-alive, no idle socket closed:
+    tests/test_web_server.py failed by the order the worker happened to run them in)."""
+    yield
+    server = sys.modules.get("connect4.net.server")
+    if server is not None:
+        import time
+        server.ticks_ms = time.ticks_ms
