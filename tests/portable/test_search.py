@@ -427,3 +427,25 @@ def test_a_proof_that_runs_out_of_budget_leaves_the_rest_to_the_heuristic_search
         r = fresh(moves, nodes=2000)
         assert r.nodes <= 2001 and r.stopped == STOP_NODES and r.depth >= 3, (moves, r)
         assert Board(moves).can_play(r.move)
+
+
+def test_a_released_arena_made_again_searches_as_a_fresh_searcher():
+    """release() gives the arena and its table to the heap (a game of two boards played by the
+    board's buttons, the page asking for one); resize() makes them as Searcher() would, the
+    weights set before kept; a search on a released searcher makes the smallest table first."""
+    weights = (1, 4, 9, 6, 10, 40, 4, 8, 16)  # (not the defaults: kept across the release)
+    s = Searcher(tt_entries=64)
+    s.set_weights(weights)
+    s.search(Board("4453"), depth=7)
+    s.release()
+    assert s.arena is None and s.tt is None and s.tt_entries == 0
+    s.new_game()  # (nothing to forget)
+    s.resize(32)
+    fresh = Searcher(tt_entries=32, weights=weights)
+    for moves in ("", "4453", "44444233"):
+        got, want = s.search(Board(moves), depth=7), fresh.search(Board(moves), depth=7)
+        assert (got.move, got.score, got.depth, got.nodes) == (want.move, want.score, want.depth, want.nodes), moves
+    s.release()
+    got = s.search(Board("4453"), depth=7)
+    assert s.tt_entries == 16 and got.move == Searcher(tt_entries=16, weights=weights).search(
+        Board("4453"), depth=7).move

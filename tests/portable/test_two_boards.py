@@ -61,8 +61,8 @@ def test_two_boards_play_whole_games_with_their_buttons_and_their_ais():
     hold, ask = b.pair_and_play()
     h, a = hold.app, ask.app
     assert h.mode == a.mode == 1 and hold.side == 0 and ask.side == 1  # two players: red, yellow
-    # the AI's table as small as the game's on both, the asker's Wi-Fi on after its restart too
-    assert h.turn.searcher.tt_entries == a.turn.searcher.tt_entries == 16
+    # no AI's arena on either (their buttons play), the asker's Wi-Fi on after its restart too
+    assert h.turn.searcher.arena is None and a.turn.searcher.arena is None
     assert h.first_side == a.first_side and h.game_levels == a.game_levels == (0, 0)
     first, second = (b.hold, b.ask) if h.first_side == 0 else (b.ask, b.hold)  # the holder's rule
     # a press on the board whose turn it is not says WAIT and plays nothing
@@ -76,10 +76,18 @@ def test_two_boards_play_whole_games_with_their_buttons_and_their_ais():
     assert h.board.moves_string() == a.board.moves_string() == "43"
     b.press(first)  # (its cursor, on its turn again)
     b.run_until(lambda: settled(b) and a.board.count == 3 and h.board.count == 3)
-    # each hands its side to its own AI: the rest plays itself
+    # each hands its side to its own AI: each restarts for its AI's table (on a whole heap, the
+    # game's size), the game goes on from its moves, and the rest plays itself
+    quiet(b)
+    moves = h.board.moves_string()
+    restarts = b.restarts
     b.player(b.ask, 2)
     b.player(b.hold, 1)
-    assert h.game_levels == (1, 2)
+    b.run_until(lambda: b.restarts == restarts + 2 and b.hold.app.duo is not None and b.ask.app.duo is not None)
+    h, a = b.hold.app, b.ask.app
+    assert h.turn.searcher.tt_entries == a.turn.searcher.tt_entries == 16
+    assert h.board.moves_string()[:3] == a.board.moves_string()[:3] == moves
+    b.run_until(lambda: h.game_levels == a.game_levels == (1, 2), 5000)
     b.run_until(lambda: h.state == OVER and a.state == OVER, 120000)
     assert same(b)
     assert b.hold.games[-1]["moves"] == b.ask.games[-1]["moves"] == h.board.moves_string()
@@ -93,6 +101,33 @@ def test_two_boards_play_whole_games_with_their_buttons_and_their_ais():
     assert same(b) and len(b.hold.games) == len(b.ask.games) == 2
 
 
+def test_a_board_whose_buttons_play_keeps_no_table_and_its_hint_chord_says_so():
+    """A game of two boards played by the buttons keeps no AI arena (its room is the network's):
+    the hint's chord on this board's turn searches nothing and says NO HINT, and a phone's hint
+    is not taken; the game goes on by the buttons."""
+    from connect4.app.states import PLAY
+    b = Boards("tb8")
+    b.pair_and_play()
+    quiet(b)
+    rig = mover(b)
+    app = rig.app
+    assert app.turn.searcher.arena is None and app.state == PLAY
+    b.clock.at(0, rig.select, 0)  # the hint's chord: SELECT held while turning
+    b.run(100)
+    b.turn(rig, 1)
+    b.clock.at(0, rig.select, 1)
+    b.run(200)
+    assert app.banner is not None and app.banner.text == "N0 HINT"  # (its O drawn as 0)
+    assert app.state == PLAY and app.hint_col == -1 and app.hints == [0, 0] and app.turn.searcher.arena is None
+    from connect4.app.face import Face
+    Face(app).hint()  # the page's hint (POST /api/hint): not in a game of two boards
+    b.run(200)
+    assert app.state == PLAY and app.hint_col == -1 and app.hints == [0, 0]
+    quiet(b)
+    play(b, 3)
+    assert same(b) and b.hold.app.board.count == 1
+
+
 def test_either_board_powered_off_and_on_mid_game_the_game_waits_and_goes_on():
     b = Boards("tb2")
     b.pair_and_play(level=3, hold_level=2)
@@ -100,8 +135,8 @@ def test_either_board_powered_off_and_on_mid_game_the_game_waits_and_goes_on():
     b.player(b.hold, 0)  # a person again on red: the game waits for the holder's buttons
     b.player(b.ask, 0)
     b.run(1500)
+    b.run_until(lambda: same(b) and settled(b), 5000)  # (a move of the asker's AI may be on its way)
     moves = b.hold.app.board.moves_string()
-    assert same(b)
     for which in ("hold", "ask"):
         other = b.ask if which == "hold" else b.hold
         off = b.clock.elapsed
@@ -226,11 +261,10 @@ def test_the_holders_longest_answer_fits_the_askers_buffer():
     assert len(_json(200, got)) <= peer.BUF  # (the server's answer, head and body)
 
 
-def test_a_board_is_asked_only_on_its_page_which_lends_the_table_and_leaving_it_restarts():
+def test_a_board_is_asked_only_on_its_page_which_takes_the_table_and_leaving_it_restarts():
     """Another board's ask is taken only while this board shows its "play a board" page (else
-    409), checked there (400, 404) without the game's code; the page holds the AI's table as
-    small as a game of two boards does, and leaving it without a game restarts the board, its
-    table whole again."""
+    409), checked there (400, 404) without the game's code; the page has the AI's arena and
+    table's room, and leaving it without a game restarts the board, its table whole again."""
     from connect4.modules import forget
     forget("connect4.app.twoboards", "connect4.app.boardhold", "connect4.app.twoboards_setup")  # (other tests')
     b = Boards("tb7")
@@ -246,7 +280,7 @@ def test_a_board_is_asked_only_on_its_page_which_lends_the_table_and_leaving_it_
     b.menu_to(b.hold, "board")
     b.press(b.hold)
     b.run(500)
-    assert h.turn.searcher.tt_entries == 16 < whole  # lent to the page
+    assert h.turn.searcher.arena is None and whole >= 256  # given to the page
     assert answer(b, post(b"/api/board", b'{"level": 9, "name": "x"}', auth)).status() == 400
     assert answer(b, post(b"/api/board", b'{"leave": true}', auth)).status() == 404
     assert "connect4.app.twoboards" not in sys.modules  # checked without the game's code

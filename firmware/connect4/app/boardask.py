@@ -86,6 +86,7 @@ class Asker(TwoBoards):
         self.next = app.clock.ticks_add(now, POLL_MS)
         if self.tell:  # this board's level, or the next game
             self.tell = False
+            self.told = None  # (followed again from the next poll's answer, which has it)
             client.start("POST", "/api/board", {"level": self.fields["levels"][1], "name": link.name})
             return
         sent = None if self.moved else self.unsent(app)  # (a move sent: the next answer says)
@@ -140,6 +141,8 @@ class Asker(TwoBoards):
             fields["ended"] = game
             self.save()
             return
+        if told["levels"][1] != fields["levels"][1]:  # its own level not taken yet, or told
+            self.tell = True  # before a restart came (twoboards_setup.set_player): told again
         level = told["levels"][0]  # the holder's side: its buttons, or its AI at a level
         if level != app.game_levels[0]:
             app.game_levels = (level, app.game_levels[1])

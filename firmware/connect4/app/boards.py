@@ -52,7 +52,6 @@ _PLAYER = const(3)
 _WAIT = const(4)
 _BUSY = const(5)
 _CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
-_TABLE = const(16)  # the AI's table while the page shows: connect4.app.twoboards.TABLE
 _FILE = const("board.json")  # connect4.app.twoboards_start.FILE
 WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
 _HEXES = "0123456789ABCDEF"
@@ -112,10 +111,10 @@ class Boards:
             if app.wifi_on and not app.settings["wifi"]:
                 app.settings["wifi"] = True
                 app.store.save()
-        # No game is played while the page shows: the AI's table gives its room to the page, the
-        # ask and the game (twoboards.TABLE entries, as during the game); it is whole again after
-        # the restart that leaving the page without a game brings (close)
-        app.turn.searcher.resize(_TABLE)
+        # No game is played while the page shows: the AI's arena and table give their room to the
+        # page and the ask; they are whole again after the restart that leaving the page brings,
+        # with a game (connect4.app.twoboards.table) or without (close)
+        app.turn.searcher.release()
 
     def close(self):
         """Its sockets closed (leaving the page, or the game begun). Left without a game, the

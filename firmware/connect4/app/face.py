@@ -106,7 +106,7 @@ def _apply_new(app, changed, now):
 
 
 def _apply_hint(app, arg, now):
-    if human_turn(app):
+    if human_turn(app) and app.duo is None:  # (a game of two boards has no hint: twoboards.table)
         app.last_input = now
         app._go(HINT, now)
 

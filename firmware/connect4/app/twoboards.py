@@ -104,7 +104,18 @@ class TwoBoards:
         self.inner = app.pump  # the server's pump: this game pumps it, then itself (face.set_pump)
         app.pump = self.pump
         app.duo = self
-        app.turn.searcher.resize(TABLE)  # (back at its end: twoboards_setup.leave)
+        app.turn.searcher.release()  # (the start that takes the game back gives this board's AI
+        # its table: table(); at the game's end the restart makes it whole: twoboards_setup.leave)
+
+    def table(self, app):
+        """The AI's table while the game goes on: TABLE entries when this board's AI plays its
+        side, none when its buttons do (only the AI's move searches: a game of two boards has no
+        hint). Its room is the network's: on the emulated chip the asker's game was 2.3 KB short
+        of it with a table. At a start only (connect4.app.twoboards_start), on a whole heap."""
+        if self.fields["levels"][self.side]:
+            app.turn.searcher.resize(TABLE)
+        else:
+            app.turn.searcher.release()
 
     # ---- the app's questions (game.py, render.py, the page)
     def mine(self, app):
@@ -112,17 +123,23 @@ class TwoBoards:
         return app.side_to_move() == self.side
 
     def ai_turn(self, app):
-        """This board's AI to move (its side handed to it; not while the other board is lost)."""
-        return self.mine(app) and self.fields["levels"][self.side] > 0 and not self.lost
+        """This board's AI to move (its side handed to it, its table made; not while the other
+        board is lost)."""
+        return (self.mine(app) and self.fields["levels"][self.side] > 0 and not self.lost
+                and app.turn.searcher.arena is not None)
 
     def event(self, app, ev, now):
         """An input, before the state's own handler: True if taken here. A press while the
         other board is lost gives up waiting; on the other board's turn any input says WAIT;
-        at a game's end the asker's press asks the holder for the next game."""
+        at a game's end the asker's press asks the holder for the next game; the hint's gesture
+        says there is none."""
         if self.lost and ev == SELECT:
             setup().give_up(self, app, now)
         elif app.state == PLAY and not self.mine(app) and not app.board.is_over():
             say(app, "WAIT", _ORANGE, now)
+        elif app.state == PLAY and ev != SELECT and app.input.pressed():  # (App._on_play's hint)
+            app.input.flush()  # the held press gives nothing
+            say(app, "NO HINT", _ORANGE, now)
         elif app.state == OVER and self.side and ev == SELECT:
             self.tell = True  # the holder begins the next game (connect4.app.boardask)
         else:

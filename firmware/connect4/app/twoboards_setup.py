@@ -82,7 +82,9 @@ def gone(duo, app, now):
 # ---- this board's player, leaving, giving up
 def set_player(duo, app, level, wait):
     """This board's side handed to its AI at `level` (0: back to its buttons), and the minutes
-    to wait (the menu's "play a board" during the game); the asker tells the holder."""
+    to wait (the menu's "play a board" during the game); the asker tells the holder. Its AI
+    needs the table that its buttons did without: the board restarts, and the start makes it
+    on a whole heap and takes the game back (the asker tells its level again: boardask)."""
     fields = duo.fields
     fields["levels"][duo.side] = level
     fields["wait"] = wait
@@ -91,6 +93,11 @@ def set_player(duo, app, level, wait):
     app.game_levels = tuple(lv)
     duo.save()
     duo.tell = duo.side == 1
+    searcher = app.turn.searcher
+    if not level:
+        searcher.release()
+    elif searcher.arena is None:
+        app.restart = True
 
 
 def give_up(duo, app, now):

@@ -54,6 +54,7 @@ def resumed(duo, app):
     clock = app.clock
     now = clock.ticks_ms()
     duo.heard = clock.ticks_add(now, _JOIN_MS)  # (not lost while this board joins its network)
+    duo.table(app)  # the AI's table if this board's AI plays its side
     if duo.side == 0 and not (app.board.count and app.mode == MODE_TWO):
         app.mode = MODE_TWO  # the next game here (newgame.start: the game left recorded; the
         newgame.start(app, now)  # duo's `started` gives it its first side, levels and size)

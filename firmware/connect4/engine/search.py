@@ -103,6 +103,7 @@ class Searcher:
         self.tt_entries = tt_entries
         self.clock = clock  # ticks_ms/ticks_diff/ticks_add for the time cap (tests pass a fake)
         self.poll_interval = poll_interval
+        self.weights = weights  # (an arena made again after release() takes them)
         self.arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * tt_entries)
         core.init_arena(self.arena, weights)
         self.tt = memoryview(self.arena)[core.ARENA_SIZE:]  # the table, at the arena's end
@@ -124,24 +125,39 @@ class Searcher:
             return
         if tt_entries & (tt_entries - 1) or not 16 <= tt_entries <= 65536:
             raise ValueError("tt_entries must be a power of two from 16 to 65536")
-        head = bytes(self.arena[:core.ARENA_SIZE])
-        self.tt = None
-        self.arena = None
+        head = None if self.arena is None else bytes(self.arena[:core.ARENA_SIZE])
+        self.release()
         gc.collect()
         arena = bytearray(core.ARENA_SIZE + core.TT_ENTRY * tt_entries)
-        arena[:core.ARENA_SIZE] = head
+        if head is None:  # (released: made as Searcher() makes it)
+            core.init_arena(arena, self.weights)
+        else:
+            arena[:core.ARENA_SIZE] = head
         self.arena = arena
         self.tt = memoryview(arena)[core.ARENA_SIZE:]
         self.tt_entries = tt_entries
         self.new_game()
 
+    def release(self):
+        """No arena and no table (tt_entries 0) while nothing is searched: their room (3.5 KB and
+        the table) goes to the heap (the page that asks another board for a game, a game of two
+        boards whose side this board's buttons play: connect4.app.twoboards). resize() makes
+        them again; a search meanwhile makes the smallest first."""
+        self.tt = None
+        self.arena = None
+        self.tt_entries = 0
+
     def set_weights(self, weights):
+        self.weights = weights
+        if self.arena is None:
+            return
         core.set_weights(self.arena, weights)
         self.new_game()  # the table's heuristic scores were the old weights'
 
     def new_game(self):
         """Forget the table: the next search depends on no earlier one."""
-        core.clear(self.tt, len(self.tt))
+        if self.tt is not None:
+            core.clear(self.tt, len(self.tt))
         core.clear(self.last, len(self.last))
 
     def _poll(self):
@@ -162,6 +178,8 @@ class Searcher:
         """
         if board.is_over():
             raise ValueError("game is over")
+        if self.arena is None:  # (released: never expected, but a search never fails for it)
+            self.resize(16)
         arena = self.arena
         if core.set_size(arena, board.cols, board.rows):  # another size: the table's positions are another board's
             core.clear(self.tt, len(self.tt))
