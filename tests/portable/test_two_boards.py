@@ -281,6 +281,8 @@ def test_a_board_is_asked_only_on_its_page_which_takes_the_table_and_leaving_it_
     b.press(b.hold)
     b.run(500)
     assert h.turn.searcher.arena is None and whole >= 256  # given to the page
+    for name in ("connect4.app.menu", "connect4.app.stats", "connect4.app.replay"):
+        assert name not in sys.modules, name  # the menu left for the page: its code gone too
     assert answer(b, post(b"/api/board", b'{"level": 9, "name": "x"}', auth)).status() == 400
     assert answer(b, post(b"/api/board", b'{"leave": true}', auth)).status() == 404
     assert "connect4.app.twoboards" not in sys.modules  # checked without the game's code
@@ -294,6 +296,17 @@ def test_a_board_is_asked_only_on_its_page_which_takes_the_table_and_leaving_it_
     b.run(2000)
     app = b.hold.app
     assert app is not h and app.duo is None and app.turn.searcher.tt_entries == whole and app.wifi_on
+    # a long press leaves it too (the menu's gesture), and so restarts the board
+    b.menu_to(b.hold, "board")
+    b.press(b.hold)
+    b.run(500)
+    assert app.menu is not None and hasattr(app.menu.games, "asked")
+    if app.banner is not None:
+        b.turn(b.hold, 1)  # (ends the code's scrolling, and only that)
+    b.press(b.hold, 1000)
+    b.run_until(lambda: b.restarts == restarts + 2, 5000)
+    b.run(2000)
+    assert b.hold.app is not app and b.hold.app.duo is None and b.hold.app.turn.searcher.tt_entries == whole
 
 
 def test_what_the_game_says_scrolls_in_the_resident_font_whole():
@@ -305,7 +318,7 @@ def test_what_the_game_says_scrolls_in_the_resident_font_whole():
     from connect4.hw.display import Display, led_map
     from fakes import FakeStrip, FakeClock
     clock = FakeClock()
-    for text in ("WAIT", "LOST 0123456789ABCDEF"):
+    for text in ("WAIT", "NO HINT", "LOST 0123456789ABCDEF"):
         shown = text.replace("O", "0").replace("S", "5")
         assert all(ch == " " or ch in FONT_CHARS for ch in shown), text
         said = twoboards._Said(shown, 0xFF0000, 0)

@@ -22,7 +22,9 @@ every second), then with their buttons only: the holder shows its "play a
 board" page, the asker finds it there, types its code, plays by its buttons,
 waits 0 minutes; then the moves of GAME, each pressed on the board whose side
 it is, the holder powered off after CUT_AFTER of them and on again, a press on
-the wrong board. It returns what each board's page said and printed, its heap
+the wrong board; then the asker's side handed to its AI at AI_LEVEL (its menu's
+item during the game: it restarts) and the holder's moves of AI_GAME in the next
+game, each answered by that AI. It returns what each board's page said and printed, its heap
 reports and the times; the caller judges them, but for one thing: a board
 whose GC heap grows past the app's (it took memory from the network's, never
 given back; its page then answers 503 or nothing) ends the game at once, the
@@ -48,6 +50,9 @@ GAP_MS = 150  # between two presses
 BOARD_ITEM = 10  # connect4.app.menu.ITEMS.index("board")
 GAME = "4545454"  # red (the holder) wins in column 4; yellow (the asker) plays column 5
 CUT_AFTER = 4  # moves before the holder's power cut
+AI_LEVEL = 1  # then the asker's side handed to its AI at this level, for AI_GAME's holder moves
+AI_GAME = "334"
+PAGE_LINE = "connect4: play a board: this board's page"  # (connect4.app.boards: the page opens)
 BANNER_MS = 13000  # Wi-Fi on: the name, address and code scroll (about 150 columns at 75 ms)
 LOST_MS = 5000  # issue 37: a lost connection shows within 5 s (of the board's own clock)
 T_LINE = re.compile(rb"probe t=(\d+)\r?\n")
@@ -343,6 +348,26 @@ def play(holder, asker):
             b.until(lambda s: s["result"] == "red", "the end on %s" % b.name)
         got["states"] = (h.state(), a.state())
         got["games"] = (h.api("GET", "/api/games")[1], a.api("GET", "/api/games")[1])
+        # the asker hands its side to its AI (its menu's item, at PLAYER during the game): it
+        # restarts for the AI's table, and its level, told, begins the holder's next game
+        step("the asker hands its side to its AI at level %d" % AI_LEVEL)
+        got["menu_at"] = len(asker.out)  # (where its UART text enters the menu: judged apart)
+        a.open_page()
+        a.clicks(RIGHT, AI_LEVEL)
+        a.press(DROP)
+        a.press(DROP)  # wait: as it was
+        h.until(lambda s: s["boards"] is not None and s["moves"] == "" and s["levels"] == [0, AI_LEVEL],
+                "the holder's next game, against the asker's AI")
+        a.until(lambda s: s["boards"] is not None and s["moves"] == "" and s["levels"] == [0, AI_LEVEL],
+                "the asker's AI in the next game")
+        h.cursor = 3
+        for i, d in enumerate(AI_GAME):
+            step("the holder's move %d, column %s, against the asker's AI" % (i + 1, d))
+            h.move(int(d) - 1)
+            for b in (h, a):
+                b.until(lambda s: len(s["moves"]) >= 2 * i + 2 or s["result"] is not None,
+                        "the asker's AI's answer %d on %s" % (i + 1, b.name))
+        got["ai_game"] = (h.state(), a.state())
         for b in (h, a):  # the reports after the end
             b.c.drain(0.5)
             b.c.read_until(b"GC: total", timeout=120, stall=REPORT_STALL_S)

@@ -70,10 +70,11 @@ class _Sink:
 
 
 def _page_asked(app, use, now):
-    """The holder shows its "play a board" page (the menu's), and another board's ask comes."""
-    app.menu = use("connect4.app.menu").Menu(app.settings, app.store.stats, app._set_brightness,
-                                             app.records)
-    page = app.menu.games = use("connect4.app.boards").Boards(app, now)
+    """The holder shows its "play a board" page (the menu leaves for it: boards.show), and
+    another board's ask comes."""
+    use("connect4.app.boards").show(app, use("connect4.app.menu").Menu(
+        app.settings, app.store.stats, app._set_brightness, app.records), now)
+    page = app.menu.games
     page.tick(app, now)  # (no finder: the VM has no sockets; its code loaded all the same)
     use("connect4.net.finder")
     app.banner = None

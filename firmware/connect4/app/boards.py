@@ -25,25 +25,28 @@ on, as the Wi-Fi item does). Its steps:
 Another board's ask comes while this page shows (`asked`, through the face: a
 board shows this page to be asked), checked then and taken at the app's safe
 point: the game's file written, the board restarts into the game, as the
-asking board does once its ask is answered. While
-the page shows, the AI's table is as small as during the game (no game is
-played meanwhile): the page and the ask have the room. Leaving the page
-without a game restarts the board, its table whole again on a whole heap.
+asking board does once its ask is answered. No game is played while the page
+shows: the AI's arena and table, and the menu's code (the menu leaves, the page
+in its place: `show`, Host), give their room to the page and the ask. Leaving
+the page without a game restarts the board, its table and menu whole again on a
+whole heap.
 
-During a game of two boards the item opens at PLAYER: this board's side handed to its
-AI at a level (or back to the buttons), and the waiting time, for the game under way.
+During a game of two boards the item opens at PLAYER in the menu: this board's side
+handed to its AI at a level (or back to the buttons), and the waiting time, for the game
+under way.
 """
 import json
 from binascii import hexlify
 from micropython import const
 from time import ticks_diff
 
-from connect4.hw.input import SELECT
+from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
 from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char, draw_number
 from connect4.app.render import SIDE_COLORS
 from connect4.app.scroll import Scroller, glyph
+from connect4.app.states import TICK
 from connect4.app.store import Files, replace
-from connect4.modules import use
+from connect4.modules import use, forget
 
 _FIND = const(0)
 _HEX = const(1)
@@ -55,6 +58,47 @@ _CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
 _FILE = const("board.json")  # connect4.app.twoboards_start.FILE
 WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
 _HEXES = "0123456789ABCDEF"
+
+
+def show(app, menu, now):
+    """The menu's item chosen (connect4.app.menu's step): the page. Outside a game of two boards
+    the menu leaves, its changes saved (the board restarts as the page leaves): the page is the
+    app's `menu` (Host), and the menu's code (4 KB) and its pages' go from the heap, which the
+    page and an ask need (on the emulated chip the page was the fullest moment of both boards)."""
+    page = Boards(app, now)
+    if app.duo is not None:
+        menu.games = page
+        return
+    if menu.changed:
+        app.store.save()
+    app.menu = Host(page, menu.wifi_on)
+    forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay")
+
+
+class Host:
+    """The page in the menu's place (the app's state MENU: App._on_menu, render.py, the face), with
+    none of the menu's code: its inputs and the network's work go to the page, and leaving it (back,
+    a long press, the menu's idle time) restarts the board."""
+
+    def __init__(self, page, wifi_on):
+        self.games = page
+        self.changed = []  # (a phone's settings meanwhile: saved by the page's API, kept after the restart)
+        self.wifi_on = wifi_on
+
+    def step(self, app, sig, now):
+        page = self.games
+        if sig == TICK:
+            page.tick(app, now)
+            if app.menu is self and app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
+                page.close()
+        elif sig == LEFT or sig == RIGHT or sig == SELECT or sig == LONG_SELECT:
+            app.dirty = True
+            if sig == LONG_SELECT or page.event(1 if sig == RIGHT else -1 if sig == LEFT else 0, sig):
+                page.close()  # (the page's own back closes it first)
+
+    def render(self, display, now):
+        display.clear()
+        self.games.render(display, display.height - 5)
 
 
 def _take(app, arg, now):
@@ -99,6 +143,7 @@ class Boards:
             self.wait = duo.fields["wait"]
             self.side = duo.side
             return
+        print("connect4: play a board: this board's page")  # (on the console as it opens)
         self.step = _FIND
         self.level = self.wait = 0
         self.side = 1  # the asking board plays yellow

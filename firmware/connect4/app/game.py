@@ -296,7 +296,12 @@ class App:
             self.new_game(now)
 
     def _on_menu(self, sig, now):
-        """The settings (connect4.app.menu's step, loaded while the menu shows)."""
+        """The settings (connect4.app.menu's step, loaded while the menu shows), or the "play a
+        board" page in the menu's place (connect4.app.boards.Host: its own step)."""
+        m = self.menu
+        if m is not None and hasattr(m, "step"):
+            m.step(self, sig, now)
+            return
         from connect4.app import menu
         menu.step(self, sig, now)
 

@@ -341,7 +341,7 @@ def step(app, sig, now):
             if link is not None:
                 link.forget_phones(now)
         elif done == BOARD:
-            m.games = use("connect4.app.boards").Boards(app, now)
+            use("connect4.app.boards").show(app, m, now)  # (the menu leaves for it, but in a game of two boards)
         elif done:  # the Record chosen on the games list
             from connect4.app import replay  # loaded when first needed
             d = app.display
