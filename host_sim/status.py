@@ -25,9 +25,14 @@ def setting_text(key, value):
 
 
 def board_text(page):
-    """The menu's "play a board" page (connect4.app.boards), its step in words."""
-    from connect4.app import boards
+    """The menu's "play a board" page (connect4.app.boards; during a game of two boards
+    connect4.app.boardside's), its step in words."""
+    from connect4.app import boards, boardside
     step = page.step
+    if step == boardside.PLAYER:
+        return "board: this board's side: %s" % ("level %d" % page.level if page.level else "you (P)")
+    if step == boardside.WAIT:
+        return "board: give up after %s" % ("%d min lost" % page.wait if page.wait else "a press only")
     if step == boards._FIND:
         n = len(page.found) + 2
         i = page.index % n
@@ -42,16 +47,12 @@ def board_text(page):
         return "board: %s, digit %d of 4: %s%s" % (
             "its four hex digits" if step == boards._HEX else "its pairing code", page.pos + 1, typed,
             boards._HEXES[page.digits[page.pos]])
-    if step == boards._PLAYER:
-        return "board: this board's side: %s" % ("level %d" % page.level if page.level else "you (P)")
-    if step == boards._WAIT:
-        return "board: give up after %s" % ("%d min lost" % page.wait if page.wait else "a press only")
     return "board: asking..."
 
 
 def menu_text(m):
-    if m.games is not None and type(m.games).__module__ == "connect4.app.boards":  # "play a board"
-        return board_text(m.games)
+    if m.games is not None and type(m.games).__module__ in ("connect4.app.boards", "connect4.app.boardside"):
+        return board_text(m.games)  # "play a board", or this board's side during such a game
     if m.games is not None:
         r = m.games.chosen
         if r is None:

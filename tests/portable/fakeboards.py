@@ -318,7 +318,7 @@ class Boards:
         self.digits(ask, hold.app.web.pairing.code)
         self.turn(ask, level)
         self.press(ask)
-        from connect4.app.boards import WAITS
+        from connect4.app.boardside import WAITS
         self.turn(ask, WAITS.index(wait))
         restarts = self.restarts
         self.press(ask)  # both boards restart into the game (connect4.app.boards)
@@ -332,7 +332,7 @@ class Boards:
 
     def player(self, rig, level, wait=None):
         """During the game: this board's side handed to its AI at `level` (0: its buttons)."""
-        from connect4.app.boards import WAITS
+        from connect4.app.boardside import WAITS
         self.menu_to(rig, "board")
         self.press(rig)
         page = rig.app.menu.games

@@ -128,6 +128,36 @@ def test_a_board_whose_buttons_play_keeps_no_table_and_its_hint_chord_says_so():
     assert same(b) and b.hold.app.board.count == 1
 
 
+def test_the_menus_board_item_during_the_game_is_this_boards_side_alone():
+    """During a game of two boards the menu's item "board" shows this board's side alone
+    (connect4.app.boardside in the menu's place): neither the menu's code nor the page's
+    (finder, pairing, ask) stays loaded beside the game's; a long press goes back to the game
+    unchanged, and a side kept at the buttons with a new waiting time goes on without a restart."""
+    from connect4.app.states import PLAY
+    from connect4.modules import forget
+    forget("connect4.app.boards", "connect4.net.finder")  # (other tests')
+    b = Boards("tb9")
+    b.pair_and_play()
+    quiet(b)
+    rig = b.ask
+    app = rig.app
+    b.menu_to(rig, "board")
+    b.press(rig)
+    b.run(300)
+    assert type(app.menu.games).__name__ == "Side" and app.duo is not None
+    for name in ("connect4.app.menu", "connect4.app.boards", "connect4.net.finder"):
+        assert name not in sys.modules, name
+    b.press(rig, 1000)  # a long press: back to the game
+    b.run(500)
+    assert app.state == PLAY and app.menu is None and app.duo.fields["levels"] == [0, 0]
+    restarts = b.restarts
+    b.player(rig, 0, wait=5)
+    b.run(1500)
+    assert b.restarts == restarts and app.duo.fields["wait"] == 5 and app.state == PLAY and app.menu is None
+    play(b, 3)
+    assert same(b)
+
+
 def test_either_board_powered_off_and_on_mid_game_the_game_waits_and_goes_on():
     b = Boards("tb2")
     b.pair_and_play(level=3, hold_level=2)

@@ -40,65 +40,33 @@ from binascii import hexlify
 from micropython import const
 from time import ticks_diff
 
-from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
-from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char, draw_number
-from connect4.app.render import SIDE_COLORS
+from connect4.hw.input import SELECT
+from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char
 from connect4.app.scroll import Scroller, glyph
-from connect4.app.states import TICK
+from connect4.app.boardside import Host, draw, level_after, wait_after
 from connect4.app.store import Files, replace
 from connect4.modules import use, forget
 
 _FIND = const(0)
 _HEX = const(1)
 _CODE = const(2)
-_PLAYER = const(3)
+_PLAYER = const(3)  # (connect4.app.boardside's PLAYER and WAIT)
 _WAIT = const(4)
 _BUSY = const(5)
-_CLOSE = const(1)  # event(): the menu closes (connect4.app.menu's CLOSE)
 _FILE = const("board.json")  # connect4.app.twoboards_start.FILE
-WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
 _HEXES = "0123456789ABCDEF"
 
 
 def show(app, menu, now):
-    """The menu's item chosen (connect4.app.menu's step): the page. Outside a game of two boards
-    the menu leaves, its changes saved (the board restarts as the page leaves): the page is the
-    app's `menu` (Host), and the menu's code (4 KB) and its pages' go from the heap, which the
-    page and an ask need (on the emulated chip the page was the fullest moment of both boards)."""
+    """The menu's item chosen (connect4.app.menu's step; during a game of two boards it is
+    connect4.app.boardside's): the page in the menu's place, the menu's changes saved (the board
+    restarts as the page leaves), the menu's code (4 KB) and its pages' gone from the heap, which
+    the page and an ask need."""
     page = Boards(app, now)
-    if app.duo is not None:
-        menu.games = page
-        return
     if menu.changed:
         app.store.save()
-    app.menu = Host(page, menu.wifi_on)
+    app.menu = Host(page, menu.wifi_on, [])
     forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay")
-
-
-class Host:
-    """The page in the menu's place (the app's state MENU: App._on_menu, render.py, the face), with
-    none of the menu's code: its inputs and the network's work go to the page, and leaving it (back,
-    a long press, the menu's idle time) restarts the board."""
-
-    def __init__(self, page, wifi_on):
-        self.games = page
-        self.changed = []  # (a phone's settings meanwhile: saved by the page's API, kept after the restart)
-        self.wifi_on = wifi_on
-
-    def step(self, app, sig, now):
-        page = self.games
-        if sig == TICK:
-            page.tick(app, now)
-            if app.menu is self and app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
-                page.close()
-        elif sig == LEFT or sig == RIGHT or sig == SELECT or sig == LONG_SELECT:
-            app.dirty = True
-            if sig == LONG_SELECT or page.event(1 if sig == RIGHT else -1 if sig == LEFT else 0, sig):
-                page.close()  # (the page's own back closes it first)
-
-    def render(self, display, now):
-        display.clear()
-        self.games.render(display, display.height - 5)
 
 
 def _take(app, arg, now):
@@ -136,13 +104,6 @@ class Boards:
         self.asking = False  # BUSY: paired, asking for the game
         self.text = None  # FIND: the scrolling label and what it says
         self.label = None
-        duo = app.duo
-        if duo is not None:  # a game under way: this board's player and its waiting time
-            self.step = _PLAYER
-            self.level = duo.fields["levels"][duo.side]
-            self.wait = duo.fields["wait"]
-            self.side = duo.side
-            return
         print("connect4: play a board: this board's page")  # (on the console as it opens)
         self.step = _FIND
         self.level = self.wait = 0
@@ -286,17 +247,13 @@ class Boards:
                         self._typed(app, text, now)
         elif st == _PLAYER:
             if step:
-                self.level = (self.level + step) % 9
+                self.level = level_after(self.level, step)
             elif ev == SELECT:
                 self.step = _WAIT
         elif st == _WAIT:
             if step:
-                i = WAITS.index(self.wait) if self.wait in WAITS else 0
-                self.wait = WAITS[(i + step) % len(WAITS)]
+                self.wait = wait_after(self.wait, step)
             elif ev == SELECT:
-                if app.duo is not None:
-                    use("connect4.app.twoboards_setup").set_player(app.duo, app, self.level, self.wait)
-                    return _CLOSE
                 self._go(app, now)
         return 0
 
@@ -353,15 +310,7 @@ class Boards:
             for k in range(4):
                 on = k < self.pos or (k == self.pos and now % 500 < 300)
                 display.set(2 * k, 0, (GREEN if k < self.pos else WHITE) if on else DIM)
-        elif st == _PLAYER:
-            color = SIDE_COLORS[self.side]
-            for x in range(w):
-                display.set(x, 0, color)
-            if self.level:
-                draw_number(display, self.level, 0, gy, color)
-            else:
-                draw_char(display, "P", 2, gy, color)
-        elif st == _WAIT:
-            draw_number(display, self.wait, 0, gy, ORANGE if self.wait else DIM)
+        elif st == _PLAYER or st == _WAIT:
+            draw(display, st, self.side, self.level, self.wait, gy)
         else:  # BUSY: a dot runs along the top row
             display.set((now // 120) % w, 0, WHITE)

@@ -341,7 +341,7 @@ def step(app, sig, now):
             if link is not None:
                 link.forget_phones(now)
         elif done == BOARD:
-            use("connect4.app.boards").show(app, m, now)  # (the menu leaves for it, but in a game of two boards)
+            use("connect4.app.boardside" if app.duo is not None else "connect4.app.boards").show(app, m, now)  # (the menu leaves for it)
         elif done:  # the Record chosen on the games list
             from connect4.app import replay  # loaded when first needed
             d = app.display
@@ -354,10 +354,5 @@ def step(app, sig, now):
 
 
 def close(app, now):
-    """Close the menu: its changes saved, then the one rule for changed settings
-    (connect4.app.newgame.restart_for), else back to where it was opened."""
-    changed = app.menu.changed
-    if changed:
-        app.store.save()
-    if not newgame.restart_for(app, changed, now, app.menu_return < 0 or app.mode == MODE_DEMO):
-        app._go(app.menu_return, now)
+    """Close the menu: its changes saved and applied (connect4.app.newgame.after_menu)."""
+    newgame.after_menu(app, app.menu.changed, now)

@@ -88,6 +88,16 @@ def first_side(app, side):
     app.colors[2] = SIDE_COLORS[1 - side]
 
 
+def after_menu(app, changed, now):
+    """The menu closed (connect4.app.menu, or a page in its place: connect4.app.boardside): its
+    changes saved, then the one rule for changed settings (restart_for), else back to where it
+    was opened."""
+    if changed:
+        app.store.save()
+    if not restart_for(app, changed, now, app.menu_return < 0 or app.mode == MODE_DEMO):
+        app._go(app.menu_return, now)
+
+
 def restart_for(app, changed, now, leaving):
     """The one rule for changed settings, the menu's and the page's: a new mode, level,
     blunder or size starts a new game (the game left is recorded at its own levels and size;
