@@ -364,8 +364,8 @@ def play(holder, asker):
         for i, d in enumerate(AI_GAME):
             step("the holder's move %d, column %s, against the asker's AI" % (i + 1, d))
             h.move(int(d) - 1)
-            for b in (h, a):
-                b.until(lambda s: len(s["moves"]) >= 2 * i + 2 or s["result"] is not None,
+            for b in (h, a):  # (its disc landed: a press while it falls plays nothing)
+                b.until(lambda s: len(s["moves"]) >= 2 * i + 2 and s["state"] == "play" or s["result"] is not None,
                         "the asker's AI's answer %d on %s" % (i + 1, b.name))
         got["ai_game"] = (h.state(), a.state())
         for b in (h, a):  # the reports after the end

@@ -31,9 +31,9 @@ in its place: `show`, Host), give their room to the page and the ask. Leaving
 the page without a game restarts the board, its table and menu whole again on a
 whole heap.
 
-During a game of two boards the item opens at PLAYER in the menu: this board's side
-handed to its AI at a level (or back to the buttons), and the waiting time, for the game
-under way.
+During a game of two boards the item is connect4.app.boardside's instead (PLAYER and
+WAIT alone: this board's side handed to its AI at a level, or back to the buttons, and the
+waiting time, for the game under way), and this module is not loaded.
 """
 import json
 from binascii import hexlify
@@ -43,7 +43,7 @@ from time import ticks_diff
 from connect4.hw.input import SELECT
 from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char
 from connect4.app.scroll import Scroller, glyph
-from connect4.app.boardside import Host, draw, level_after, wait_after
+from connect4.app.pagehost import Host
 from connect4.app.store import Files, replace
 from connect4.modules import use, forget
 
@@ -102,6 +102,7 @@ class Boards:
         self.board = None  # the board picked: (name, host, port)
         self.code = ""
         self.asking = False  # BUSY: paired, asking for the game
+        self.sides = None  # PLAYER and WAIT: connect4.app.boardside, loaded for them
         self.text = None  # FIND: the scrolling label and what it says
         self.label = None
         print("connect4: play a board: this board's page")  # (on the console as it opens)
@@ -243,16 +244,17 @@ class Boards:
                     if st == _CODE:
                         self.code = text
                         self._to(_PLAYER)
+                        self.sides = use("connect4.app.boardside")  # (PLAYER and WAIT: until the ask)
                     else:
                         self._typed(app, text, now)
         elif st == _PLAYER:
             if step:
-                self.level = level_after(self.level, step)
+                self.level = self.sides.level_after(self.level, step)  # type: ignore[union-attr]  # (PLAYER: set)
             elif ev == SELECT:
                 self.step = _WAIT
         elif st == _WAIT:
             if step:
-                self.wait = wait_after(self.wait, step)
+                self.wait = self.sides.wait_after(self.wait, step)  # type: ignore[union-attr]  # (WAIT: set)
             elif ev == SELECT:
                 self._go(app, now)
         return 0
@@ -275,6 +277,7 @@ class Boards:
     def _go(self, app, now):
         """Pair with the board picked, then ask it for the game (tick follows the answers)."""
         name, host, port = self.board  # type: ignore[misc]
+        self.sides = None  # (its steps done: their module goes before the client comes)
         self.client = use("connect4.net.peer").peer(app.link, host, port)
         self.asking = False
         self.client.start("POST", "/api/pair", {"code": self.code})
@@ -311,6 +314,6 @@ class Boards:
                 on = k < self.pos or (k == self.pos and now % 500 < 300)
                 display.set(2 * k, 0, (GREEN if k < self.pos else WHITE) if on else DIM)
         elif st == _PLAYER or st == _WAIT:
-            draw(display, st, self.side, self.level, self.wait, gy)
+            self.sides.draw(display, st, self.side, self.level, self.wait, gy)  # type: ignore[union-attr]
         else:  # BUSY: a dot runs along the top row
             display.set((now // 120) % w, 0, WHITE)

@@ -8,19 +8,19 @@ of the menu's item "board" during a game of two boards (`show`: Side):
     WAIT    minutes to wait for the other board when it is lost before giving up
             (0: until a press).
 
-Each page takes the menu's place (`Host`): the menu's code leaves the heap, and during a
-game so does the page's finder, pairing and ask (connect4.app.boards). On the emulated
+Each page takes the menu's place (connect4.app.pagehost's Host): the menu's code leaves
+the heap, and during a game so does the page's finder, pairing and ask (connect4.app.boards);
+the page loads this module for its last two steps only. On the emulated
 chip the asker's menu with that page beside the game's code was the fullest moment of a
 game of two boards. Leaving the page (back, a long press, the menu's idle time) restarts
 the board outside a game, and goes back to the game during one.
 """
 from micropython import const
 
-from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
+from connect4.hw.input import SELECT
 from connect4.app.glyphs import DIM, ORANGE, draw_char, draw_number
-from connect4.app.newgame import after_menu
+from connect4.app.pagehost import Host
 from connect4.app.render import SIDE_COLORS
-from connect4.app.states import TICK
 from connect4.modules import use, forget
 
 PLAYER = const(3)
@@ -97,36 +97,3 @@ class Side:
 
     def render(self, display, gy):
         draw(display, self.step, self.side, self.level, self.wait, gy)
-
-
-class Host:
-    """A page in the menu's place (the app's state MENU: App._on_menu, render.py, the face), with
-    none of the menu's code: its inputs and the network's work go to the page. Leaving it (back,
-    a long press, the menu's idle time): outside a game the page restarts the board (Boards.close);
-    during one, back to the game, the menu's changes made before applied as the menu's close
-    applies them."""
-
-    def __init__(self, page, wifi_on, changed):
-        self.games = page
-        self.changed = changed  # (the menu's, and a phone's settings meanwhile: face.follow)
-        self.wifi_on = wifi_on
-
-    def step(self, app, sig, now):
-        page = self.games
-        if sig == TICK:
-            page.tick(app, now)
-            if app.menu is self and app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
-                self._leave(app, now)
-        elif sig == LEFT or sig == RIGHT or sig == SELECT or sig == LONG_SELECT:
-            app.dirty = True
-            if sig == LONG_SELECT or page.event(1 if sig == RIGHT else -1 if sig == LEFT else 0, sig):
-                self._leave(app, now)  # (the page's own back closed it already: once more is nothing)
-
-    def _leave(self, app, now):
-        self.games.close()
-        if app.duo is not None and app.menu is self:
-            after_menu(app, self.changed, now)
-
-    def render(self, display, now):
-        display.clear()
-        self.games.render(display, display.height - 5)
