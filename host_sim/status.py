@@ -27,12 +27,13 @@ def setting_text(key, value):
 def board_text(page):
     """The menu's "play a board" page (connect4.app.boards; during a game of two boards
     connect4.app.boardside's), its step in words."""
-    from connect4.app import boards, boardside
+    from connect4.app import boardside
     step = page.step
     if step == boardside.PLAYER:
         return "board: this board's side: %s" % ("level %d" % page.level if page.level else "you (P)")
     if step == boardside.WAIT:
         return "board: give up after %s" % ("%d min lost" % page.wait if page.wait else "a press only")
+    from connect4.app import boards  # (the page's own steps: not loaded for this board's side alone)
     if step == boards._FIND:
         n = len(page.found) + 2
         i = page.index % n

@@ -45,7 +45,7 @@ from connect4.app.glyphs import WHITE, DIM, GREEN, ORANGE, CYAN, draw_char
 from connect4.app.scroll import Scroller, glyph
 from connect4.app.pagehost import Host
 from connect4.app.store import Files, replace
-from connect4.modules import use, forget
+from connect4.modules import use
 
 _FIND = const(0)
 _HEX = const(1)
@@ -65,8 +65,8 @@ def show(app, menu, now):
     page = Boards(app, now)
     if menu.changed:
         app.store.save()
+    app._drop_menu()  # (its code gone, as when it closes)
     app.menu = Host(page, menu.wifi_on, [])
-    forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay")
 
 
 def _take(app, arg, now):

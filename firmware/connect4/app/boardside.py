@@ -21,7 +21,7 @@ from connect4.hw.input import SELECT
 from connect4.app.glyphs import DIM, ORANGE, draw_char, draw_number
 from connect4.app.pagehost import Host
 from connect4.app.render import SIDE_COLORS
-from connect4.modules import use, forget
+from connect4.modules import use
 
 PLAYER = const(3)
 WAIT = const(4)
@@ -57,8 +57,9 @@ def draw(display, step, side, level, wait, gy):
 def show(app, menu, now):
     """The menu's item "board" chosen during a game of two boards (connect4.app.menu's step):
     this board's side, the page in the menu's place."""
-    app.menu = Host(Side(app), menu.wifi_on, menu.changed)
-    forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay")
+    page = Side(app)
+    app._drop_menu()  # (its code gone, as when it closes)
+    app.menu = Host(page, menu.wifi_on, menu.changed)
 
 
 class Side:

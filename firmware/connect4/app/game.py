@@ -297,7 +297,7 @@ class App:
 
     def _on_menu(self, sig, now):
         """The settings (connect4.app.menu's step, loaded while the menu shows), or the "play a
-        board" page in the menu's place (connect4.app.boards.Host: its own step)."""
+        board" page in the menu's place (connect4.app.pagehost.Host: its own step)."""
         m = self.menu
         if m is not None and hasattr(m, "step"):
             m.step(self, sig, now)
