@@ -75,6 +75,18 @@ BOARD = const(4)  # event(): "play a board" was chosen
 USB = const(5)  # event(): "set up from a computer" was confirmed
 
 
+_DISC = const(b"\xe0\xe0\xe0")  # a disc, 3x3 (and a small board's frame)
+
+
+def _bits(display, rows, x, y, color):
+    """A picture: a byte a row from y down, its high bit at x (the display clips)."""
+    for dy in range(len(rows)):
+        bits = rows[dy]
+        for dx in range(8):
+            if bits & (128 >> dx):
+                display.set(x + dx, y + dy, color)
+
+
 def _cycle(values, value, step):
     i = values.index(value) if value in values else 0
     return values[(i + step) % len(values)]
@@ -222,9 +234,9 @@ class Menu:
                 draw_char(display, "L", 2, gy, WHITE)
             else:
                 if first != "yellow":
-                    self._disc(display, 0 if first == "alternate" else 2, gy + 1, RED)
+                    _bits(display, _DISC, 0 if first == "alternate" else 2, gy + 1, RED)
                 if first != "red":
-                    self._disc(display, 4 if first == "alternate" else 2, gy + 1, YELLOW)
+                    _bits(display, _DISC, 4 if first == "alternate" else 2, gy + 1, YELLOW)
         elif key == "blunder":
             if s["blunder"] < 0:
                 draw_char(display, "L", 2, gy, CYAN)
@@ -235,29 +247,16 @@ class Menu:
                 display.set(x, h - 1, WHITE)
                 display.set(x, h - 2, WHITE)
         elif key == "wifi" and self.wifi_pick == 2:  # a computer: its screen, its keyboard
-            for dx in range(5):
-                for dy in range(4):
-                    if dy in (0, 3) or dx in (0, 4):
-                        display.set(1 + dx, gy + dy, CYAN)
-            for dx in range(7):
-                display.set(dx, h - 1, WHITE)
-        elif key == "wifi":
-            color = GREEN if self.wifi_on else DIM
-            for i in range(3):  # a fan of three arcs over a dot
-                r = 3 - i
-                for dx in range(-r, r + 1):
-                    display.set(3 + dx, h - 2 - r, color if abs(dx) == r or i == 0 else 0)
-            display.set(3, h - 1, WHITE if self.wifi_on else DIM)
-        elif key == "phones":
+            _bits(display, b"\x7c\x44\x44\x7c", 0, gy, CYAN)
+            _bits(display, b"\xfe", 0, h - 1, WHITE)
+        elif key == "wifi":  # a fan of three arcs over a dot
+            _bits(display, b"\xfe\x44\x28", 0, gy, GREEN if self.wifi_on else DIM)
+            _bits(display, b"\x10", 0, h - 1, WHITE if self.wifi_on else DIM)
+        elif key == "phones":  # a phone: its outline and its button row; "forget": crossed out in red
             forget = self.editing and self.forget
-            for dy in range(5):  # a phone: its outline and its button row
-                for dx in range(3):
-                    if dy in (0, 4) or dx != 1 or dy == 3:
-                        display.set(2 + dx, gy + dy, DIM if forget else WHITE)
-            if forget:  # crossed out in red
-                for i in range(5):
-                    display.set(1 + i, gy + i, RED)
-                    display.set(5 - i, gy + i, RED)
+            _bits(display, b"\x38\x28\x28\x38\x38", 0, gy, DIM if forget else WHITE)
+            if forget:
+                _bits(display, b"\x44\x28\x10\x28\x44", 0, gy, RED)
         elif key == "stats":
             wld = self.table()["ai"][s["level"] - 1]
             top = max(1, max(wld))
@@ -267,25 +266,15 @@ class Menu:
                 display.set(1 + 2 * i, h - 1, color if height else DIM)
                 for k in range(height):
                     display.set(1 + 2 * i, h - 1 - k, color)
-        elif key == "games":
-            for dx in range(3):
-                for dy in range(dx, 5 - dx):
-                    display.set(2 + dx, gy + dy, WHITE)
+        elif key == "games":  # a triangle: play
+            _bits(display, b"\x20\x30\x38\x30\x20", 0, gy, WHITE)
         elif key == "board":  # two small boards, a red disc on one, a yellow on the other
-            for dy in range(3):
-                for dx in range(3):
-                    display.set(dx, gy + 1 + dy, FRAME)
-                    display.set(w - 3 + dx, gy + 1 + dy, FRAME)
+            _bits(display, _DISC, 0, gy + 1, FRAME)
+            _bits(display, _DISC, w - 3, gy + 1, FRAME)
             display.set(1, gy + 3, RED)
             display.set(w - 2, gy + 3, YELLOW)
         else:
             draw_char(display, "<", 2, gy, WHITE)
-
-    @staticmethod
-    def _disc(display, x, y, color):
-        for dy in range(3):
-            for dx in range(3):
-                display.set(x + dx, y + dy, color)
 
     def table(self):
         """The statistics of the board size chosen ({"ai", "two"}: connect4.app.store)."""
