@@ -10,13 +10,16 @@ wrong board plays nothing, and the holder is powered off after four moves and
 on again: the asker says so within 5 s of its own clock, and the game goes on
 at the same moves to its end, recorded on both. Then the asker hands its side
 to its AI (it restarts for the AI's table) and the holder plays a few moves of
-the next game against it. A phone watches each board's page all along. Item 1's heap figures, on both boards: the GC heap never past
+the next game against it; the asker's menu opens and closes during that game; then the
+holder hands its side to its AI too (a restart) and the two boards' AIs play on to the
+game's end. A phone watches each board's page all along. Item 1's heap figures, on both boards: the GC heap never past
 the app's 127,936 bytes, 20 KB of it free at its fullest, the ESP-IDF heap
 24 KB free idle and 12 KB at its lowest. CHIP_PROBE_GROW=1: the probes say at which
 step of the web server or the app a GC heap grows.
 """
 import json
 import os
+import re
 
 import pytest
 
@@ -31,7 +34,8 @@ from .test_app_on_chip import APP_GC_TOTAL, IDF_IDLE_MIN, IDF_LOW_MIN
 HOLDER = json.dumps({"version": 1, "settings": {"wifi": True, "first": "red"}}).encode()
 
 
-MENU_MARK = "\n(the test: the menu opens here)\n"
+MARK = "\n(the test: %s)\n"  # a moment the test marks in a board's text, judged apart
+MARKED = re.compile(r"\n\(the test: ([^)\n]*)\)\n")
 
 
 def starts(text):
@@ -73,30 +77,38 @@ def test_two_boards_play_a_game_by_their_buttons_and_one_is_powered_off_and_on(c
     h_ai, a_ai = got["ai_game"]  # the asker's side handed to its AI: the next game against it
     assert h_ai["levels"] == a_ai["levels"] == [0, two_boards.AI_LEVEL] and h_ai["moves"] == a_ai["moves"]
     assert h_ai["moves"][::2] == two_boards.AI_GAME[:len(h_ai["moves"][::2])] and len(h_ai["moves"]) >= 2
+    h_demo, a_demo = got["demo"]  # then the holder's side too: the two boards' AIs, to the end
+    assert h_demo["levels"] == a_demo["levels"] == [two_boards.AI_LEVEL] * 2
+    assert h_demo["moves"] == a_demo["moves"] and h_demo["moves"].startswith(h_ai["moves"])
+    assert h_demo["result"] == a_demo["result"] is not None
     # each start judged alone: the first of each board opens its menu (a person at the board,
     # Wi-Fi on, a phone watching), then shows its "play a board" page (and the ask); those after
-    # the restart into the game (the holder's power cut, the asker's side handed to its AI) play it
+    # the restart into the game (the holder's power cut, a side handed to its AI) play it, and
+    # each moment the test marked in one (a menu opened during the game) is judged apart
     short = []
-    asker = got["texts"][1]
-    asker = asker[:got["menu_at"]] + MENU_MARK + asker[got["menu_at"]:]
-    for who, text in (("holder", got["holder_before"] + "rst:" + got["texts"][0]), ("asker", asker)):
+    texts = {"holder": got["texts"][0], "asker": got["texts"][1]}
+    for who, marks in got["marks"].items():
+        for at, name in sorted(marks, reverse=True):
+            texts[who] = texts[who][:at] + MARK % name + texts[who][at:]
+    ai_from = {"holder": 3, "asker": 2}  # the first start with the board's side played by its AI
+    for who, text in (("holder", got["holder_before"] + "rst:" + texts["holder"]), ("asker", texts["asker"])):
         assert "Traceback" not in text and "crashed" not in text, text[-2000:]
         for i, part in enumerate(starts(text)):
             fullest, idle, low, total = heap(part)
             assert total <= APP_GC_TOTAL, "the GC heap grew into the network's memory: %s, start %d" % (who, i)
             assert idle["idf_free"] >= IDF_IDLE_MIN and low["idf_free"] >= IDF_LOW_MIN, (who, i)
+            pieces = MARKED.split(part)  # the start's text, then (name, text) by mark
             if i == 0:  # the menu, then the page: each its own fullest moment
-                menu, _, page = part.partition(two_boards.PAGE_LINE)
-                moments = [("its menu", max(gc_heap(menu)[1:], key=lambda g: g[1])),
-                           ("its page", max(gc_heap(page), key=lambda g: g[1]))]
-            elif MENU_MARK in part:  # the game, then the menu's item during it (the side handed)
-                game, _, menu = part.partition(MENU_MARK)
-                moments = [("the game (start %d)" % i, max(gc_heap(game)[1:], key=lambda g: g[1])),
-                           ("its menu in the game, its side handed to its AI", max(gc_heap(menu), key=lambda g: g[1]))]
+                menu, _, page = pieces[0].partition(two_boards.PAGE_LINE)
+                moments = [("its menu", gc_heap(menu)[1:]), ("its page", gc_heap(page))]
             else:
-                moments = [("the game (start %d%s)" % (i, ", its side played by its AI" if who == "asker" and i == 2
-                                                      else ""), fullest)]
-            for name, most in moments:
+                moments = [("the game (start %d%s)" % (i, ", its side played by its AI" if i >= ai_from[who] else ""),
+                            gc_heap(pieces[0])[1:])]
+            moments += [(pieces[k], gc_heap(pieces[k + 1])) for k in range(1, len(pieces), 2)]
+            for name, gcs in moments:
+                if not gcs:  # (no report within it: none to judge)
+                    continue
+                most = max(gcs, key=lambda g: g[1])
                 what = "%s, %s" % (who, name)
                 print("%s: GC heap at its fullest %s (total, used, free), idle report %s, worst %s"
                       % (what, most, idle, low))

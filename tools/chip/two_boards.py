@@ -24,7 +24,9 @@ waits 0 minutes; then the moves of GAME, each pressed on the board whose side
 it is, the holder powered off after CUT_AFTER of them and on again, a press on
 the wrong board; then the asker's side handed to its AI at AI_LEVEL (its menu's
 item during the game: it restarts) and the holder's moves of AI_GAME in the next
-game, each answered by that AI. It returns what each board's page said and printed, its heap
+game, each answered by that AI; the asker's menu opened and left during that game; then
+the holder's side handed to its AI too (it restarts), the two boards' AIs playing on to
+the game's end. It returns what each board's page said and printed, its heap
 reports and the times; the caller judges them, but for one thing: a board
 whose GC heap grows past the app's (it took memory from the network's, never
 given back; its page then answers 503 or nothing) ends the game at once, the
@@ -351,7 +353,7 @@ def play(holder, asker):
         # the asker hands its side to its AI (its menu's item, at PLAYER during the game): it
         # restarts for the AI's table, and its level, told, begins the holder's next game
         step("the asker hands its side to its AI at level %d" % AI_LEVEL)
-        got["menu_at"] = len(asker.out)  # (where its UART text enters the menu: judged apart)
+        got["menu_at"] = len(asker.out)  # (where its UART text enters the menu: each moment judged apart)
         a.open_page()
         a.clicks(RIGHT, AI_LEVEL)
         a.press(DROP)
@@ -368,6 +370,28 @@ def play(holder, asker):
                 b.until(lambda s: len(s["moves"]) >= 2 * i + 2 and s["state"] == "play" or s["result"] is not None,
                         "the asker's AI's answer %d on %s" % (i + 1, b.name))
         got["ai_game"] = (h.state(), a.state())
+        # the asker's menu during that game, its side played by its AI: opened, then left by a
+        # long press (back to the game, no restart)
+        step("the asker's menu during the game, its side played by its AI")
+        got["marks"] = {"asker": [(got.pop("menu_at"), "its menu in the game, then its side handed to its AI")]}
+        got["marks"]["asker"].append((len(asker.out), "its menu in the game, its side played by its AI"))
+        a.press(DROP, LONG_MS)
+        a.until(lambda s: s["state"] == "menu", "the asker's menu")
+        a.press(DROP, LONG_MS)
+        a.until(lambda s: s["state"] != "menu", "the asker back in the game")
+        got["marks"]["asker"].append((len(asker.out), "the game after its menu, its side played by its AI"))
+        # the holder hands its side to its AI too (a restart): a demo of the two boards' AIs, to
+        # the game's end
+        step("the holder hands its side to its AI at level %d: the two boards' AIs play on" % AI_LEVEL)
+        got["marks"]["holder"] = [(len(holder.out), "its menu in the game, then its side handed to its AI")]
+        h.open_page()
+        h.clicks(RIGHT, AI_LEVEL)
+        h.press(DROP)
+        h.press(DROP)  # wait: as it was
+        for b in (h, a):
+            b.until(lambda s: s["boards"] is not None and s["levels"] == [AI_LEVEL, AI_LEVEL]
+                    and s["result"] is not None, "the demo's end on %s" % b.name)
+        got["demo"] = (h.state(), a.state())
         for b in (h, a):  # the reports after the end
             b.c.drain(0.5)
             b.c.read_until(b"GC: total", timeout=120, stall=REPORT_STALL_S)
