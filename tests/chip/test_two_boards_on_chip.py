@@ -10,7 +10,7 @@ wrong board plays nothing, and the holder is powered off after four moves and
 on again: the asker says so within 5 s of its own clock, and the game goes on
 at the same moves to its end, recorded on both. Then the asker hands its side
 to its AI (it restarts for the AI's table) and the holder plays a few moves of
-the next game against it; the asker's menu opens and closes during that game; then the
+the next game against it; the asker's side shows and closes during that game; then the
 holder hands its side to its AI too (a restart) and the two boards' AIs play on to the
 game's end. A phone watches each board's page all along. Item 1's heap figures, on both boards: the GC heap never past
 the app's 127,936 bytes, 20 KB of it free at its fullest, the ESP-IDF heap
@@ -84,7 +84,7 @@ def test_two_boards_play_a_game_by_their_buttons_and_one_is_powered_off_and_on(c
     # each start judged alone: the first of each board opens its menu (a person at the board,
     # Wi-Fi on, a phone watching), then shows its "play a board" page (and the ask); those after
     # the restart into the game (the holder's power cut, a side handed to its AI) play it, and
-    # each moment the test marked in one (a menu opened during the game) is judged apart
+    # each moment the test marked in one (its side shown during the game) is judged apart
     short = []
     texts = {"holder": got["texts"][0], "asker": got["texts"][1]}
     for who, marks in got["marks"].items():

@@ -317,6 +317,9 @@ class Boards:
         self.press(ask)  # the board found
         self.digits(ask, hold.app.web.pairing.code)
         self.turn(ask, level)
+        import sys
+        assert "connect4.app.pagehost" not in sys.modules  # its steps PLAYER and WAIT (boardside) load
+        # no second copy of the page's Host beside the one the page holds (0.6 KB on the chip)
         self.press(ask)
         from connect4.app.boardside import WAITS
         self.turn(ask, WAITS.index(wait))
@@ -330,12 +333,20 @@ class Boards:
         hold, ask = self.hold, self.ask
         return hold.app.duo, ask.app.duo
 
+    def side(self, rig):
+        """During the game: a long press, this board's side shown (connect4.app.boardside's page
+        in the menu's place). Returns the page."""
+        from connect4.app.game import MENU
+        if rig.app.banner is not None:
+            self.turn(rig, 1)  # (ends the text scrolling: an input ends it, and only that)
+        self.press(rig, 1000)
+        assert rig.app.state == MENU and type(rig.app.menu.games).__name__ == "Side", rig.app.state
+        return rig.app.menu.games
+
     def player(self, rig, level, wait=None):
         """During the game: this board's side handed to its AI at `level` (0: its buttons)."""
         from connect4.app.boardside import WAITS
-        self.menu_to(rig, "board")
-        self.press(rig)
-        page = rig.app.menu.games
+        page = self.side(rig)
         self.turn(rig, level - page.level)
         self.press(rig)
         if wait is not None:

@@ -128,34 +128,67 @@ def test_a_board_whose_buttons_play_keeps_no_table_and_its_hint_chord_says_so():
     assert same(b) and b.hold.app.board.count == 1
 
 
-def test_the_menus_board_item_during_the_game_is_this_boards_side_alone():
-    """During a game of two boards the menu's item "board" shows this board's side alone
-    (connect4.app.boardside in the menu's place): neither the menu's code nor the page's
-    (finder, pairing, ask) stays loaded beside the game's; a long press goes back to the game
-    unchanged, and a side kept at the buttons with a new waiting time goes on without a restart."""
+def test_a_long_press_during_the_game_shows_this_boards_side_alone():
+    """During a game of two boards a long press shows this board's side (connect4.app.boardside
+    in the menu's place) instead of the menu: neither the menu's code nor the page's (finder,
+    pairing, ask) loads beside the game's; a long press goes back to the game unchanged, and a
+    side kept at the buttons with a new waiting time goes on without a restart."""
     from connect4.app.states import PLAY
     from connect4.modules import forget
-    forget("connect4.app.boards", "connect4.net.finder")  # (other tests')
+    forget("connect4.app.boards", "connect4.net.finder", "connect4.app.menu")  # (other tests')
     b = Boards("tb9")
     b.pair_and_play()
     quiet(b)
     rig = b.ask
     app = rig.app
-    b.menu_to(rig, "board")
-    b.press(rig)
+    page = b.side(rig)
     b.run(300)
-    assert type(app.menu.games).__name__ == "Side" and app.duo is not None
+    assert app.duo is not None and page.level == 0 and page.wait == 0
     for name in ("connect4.app.menu", "connect4.app.boards", "connect4.net.finder"):
         assert name not in sys.modules, name
+    b.turn(rig, -1)  # P, 1-8, then X (leave): turned back from P, X
+    assert page.level == 9
+    b.turn(rig, 1)
+    assert page.level == 0
     b.press(rig, 1000)  # a long press: back to the game
     b.run(500)
     assert app.state == PLAY and app.menu is None and app.duo.fields["levels"] == [0, 0]
+    for name in ("connect4.app.menu", "connect4.app.boardside", "connect4.app.pagehost"):
+        assert name not in sys.modules, name  # the page's code gone with it
     restarts = b.restarts
     b.player(rig, 0, wait=5)
     b.run(1500)
     assert b.restarts == restarts and app.duo.fields["wait"] == 5 and app.state == PLAY and app.menu is None
     play(b, 3)
     assert same(b)
+
+
+def test_leaving_the_game_from_its_side_ends_it_for_neither_on_both_boards():
+    """X on this board's side (a long press, turned past level 8) leaves the game: recorded as
+    abandoned on both boards, a loss for neither; the other board hears it and leaves too; each
+    restarts into a game of its own settings."""
+    b = Boards("tb10")
+    b.pair_and_play()
+    h, a = b.hold.app, b.ask.app
+    play(b, 3)
+    b.run(2000)
+    stats = (json.dumps(a.store.stats), json.dumps(h.store.stats))
+    restarts = b.restarts
+    page = b.side(b.hold)
+    b.turn(b.hold, 9)  # P, then 1-8, then X
+    assert page.level == 9
+    b.press(b.hold)
+    assert h.duo is None and h.menu is None
+    b.run_until(lambda: a.duo is None, 10000)  # the asker hears the holder has no game with it
+    assert (json.dumps(a.store.stats), json.dumps(h.store.stats)) == stats  # a loss for neither
+    for app in (a, h):
+        records = app.records()
+        got = records.get(0, records.offsets())
+        assert got.result == 3 and got.mode == "two"  # abandoned
+    b.run_until(lambda: b.restarts == restarts + 2, 30000)
+    b.run(3000)
+    for rig in b.rigs():
+        assert rig.app.duo is None and rig.app.wifi_on and rig.app.mode != MODE_TWO
 
 
 def test_either_board_powered_off_and_on_mid_game_the_game_waits_and_goes_on():

@@ -22,9 +22,9 @@ every second), then with their buttons only: the holder shows its "play a
 board" page, the asker finds it there, types its code, plays by its buttons,
 waits 0 minutes; then the moves of GAME, each pressed on the board whose side
 it is, the holder powered off after CUT_AFTER of them and on again, a press on
-the wrong board; then the asker's side handed to its AI at AI_LEVEL (its menu's
-item during the game: it restarts) and the holder's moves of AI_GAME in the next
-game, each answered by that AI; the asker's menu opened and left during that game; then
+the wrong board; then the asker's side handed to its AI at AI_LEVEL (a long press
+during the game shows this board's side: it restarts) and the holder's moves of AI_GAME in the next
+game, each answered by that AI; the asker's side shown and left during that game; then
 the holder's side handed to its AI too (it restarts), the two boards' AIs playing on to
 the game's end. It returns what each board's page said and printed, its heap
 reports and the times; the caller judges them, but for one thing: a board
@@ -222,6 +222,12 @@ class Board:
         self.clicks(RIGHT, BOARD_ITEM)
         self.press(DROP)
 
+    def open_side(self):
+        """During a game of two boards: a long press, this board's side shown in the menu's place
+        (connect4.app.boardside)."""
+        self.press(DROP, LONG_MS)
+        self.until(lambda s: s["state"] == "menu", "this board's side")
+
     def move(self, col):
         """A move of this board's player: the cursor to `col` (0-based), a click."""
         step = RIGHT if col > self.cursor else LEFT
@@ -350,11 +356,11 @@ def play(holder, asker):
             b.until(lambda s: s["result"] == "red", "the end on %s" % b.name)
         got["states"] = (h.state(), a.state())
         got["games"] = (h.api("GET", "/api/games")[1], a.api("GET", "/api/games")[1])
-        # the asker hands its side to its AI (its menu's item, at PLAYER during the game): it
+        # the asker hands its side to its AI (a long press during the game: its side, PLAYER): it
         # restarts for the AI's table, and its level, told, begins the holder's next game
         step("the asker hands its side to its AI at level %d" % AI_LEVEL)
-        got["menu_at"] = len(asker.out)  # (where its UART text enters the menu: each moment judged apart)
-        a.open_page()
+        got["menu_at"] = len(asker.out)  # (where its UART text enters its side: each moment judged apart)
+        a.open_side()
         a.clicks(RIGHT, AI_LEVEL)
         a.press(DROP)
         a.press(DROP)  # wait: as it was
@@ -370,21 +376,20 @@ def play(holder, asker):
                 b.until(lambda s: len(s["moves"]) >= 2 * i + 2 and s["state"] == "play" or s["result"] is not None,
                         "the asker's AI's answer %d on %s" % (i + 1, b.name))
         got["ai_game"] = (h.state(), a.state())
-        # the asker's menu during that game, its side played by its AI: opened, then left by a
-        # long press (back to the game, no restart)
-        step("the asker's menu during the game, its side played by its AI")
-        got["marks"] = {"asker": [(got.pop("menu_at"), "its menu in the game, then its side handed to its AI")]}
-        got["marks"]["asker"].append((len(asker.out), "its menu in the game, its side played by its AI"))
-        a.press(DROP, LONG_MS)
-        a.until(lambda s: s["state"] == "menu", "the asker's menu")
+        # the asker's side shown during that game, played by its AI: a long press, then another
+        # (back to the game, no restart)
+        step("the asker's side shown during the game, played by its AI")
+        got["marks"] = {"asker": [(got.pop("menu_at"), "its side shown during the game, then handed to its AI")]}
+        got["marks"]["asker"].append((len(asker.out), "its side shown during the game, played by its AI"))
+        a.open_side()
         a.press(DROP, LONG_MS)
         a.until(lambda s: s["state"] != "menu", "the asker back in the game")
-        got["marks"]["asker"].append((len(asker.out), "the game after its menu, its side played by its AI"))
+        got["marks"]["asker"].append((len(asker.out), "the game after its side shown, played by its AI"))
         # the holder hands its side to its AI too (a restart): a demo of the two boards' AIs, to
         # the game's end
         step("the holder hands its side to its AI at level %d: the two boards' AIs play on" % AI_LEVEL)
-        got["marks"]["holder"] = [(len(holder.out), "its menu in the game, then its side handed to its AI")]
-        h.open_page()
+        got["marks"]["holder"] = [(len(holder.out), "its side shown during the game, then handed to its AI")]
+        h.open_side()
         h.clicks(RIGHT, AI_LEVEL)
         h.press(DROP)
         h.press(DROP)  # wait: as it was

@@ -31,9 +31,10 @@ in its place: `show`, Host), give their room to the page and the ask. Leaving
 the page without a game restarts the board, its table and menu whole again on a
 whole heap.
 
-During a game of two boards the item is connect4.app.boardside's instead (PLAYER and
-WAIT alone: this board's side handed to its AI at a level, or back to the buttons, and the
-waiting time, for the game under way), and this module is not loaded.
+During a game of two boards a long press shows connect4.app.boardside's page instead of
+the menu (PLAYER and WAIT alone: this board's side handed to its AI at a level, or back to
+the buttons, or the game left; and the waiting time, for the game under way), and this
+module is not loaded.
 """
 import json
 from binascii import hexlify
@@ -58,8 +59,8 @@ _HEXES = "0123456789ABCDEF"
 
 
 def show(app, menu, now):
-    """The menu's item chosen (connect4.app.menu's step; during a game of two boards it is
-    connect4.app.boardside's): the page in the menu's place, the menu's changes saved (the board
+    """The menu's item chosen (connect4.app.menu's step; during a game of two boards a long press
+    shows connect4.app.boardside's page instead): the page in the menu's place, the menu's changes saved (the board
     restarts as the page leaves), the menu's code (4 KB) and its pages' gone from the heap, which
     the page and an ask need."""
     page = Boards(app, now)

@@ -1,37 +1,40 @@
-"""This board's side in a game of two boards: who plays it, and how long to wait for the other.
+"""This board's side in a game of two boards: who plays it, how long to wait for the other,
+or leaving the game.
 
-Two steps, the last of the page that asks for a game (connect4.app.boards) and all
-of the menu's item "board" during a game of two boards (`show`: Side):
+Two steps, the last of the page that asks for a game (connect4.app.boards), and the whole of
+what a long press shows during a game of two boards (`show`: Side):
 
     PLAYER  who plays this board's side (its colour): P, you with the buttons, or this
-            board's AI at level 1-8.
+            board's AI at level 1-8; during a game also X (red): leave it, as giving up
+            waiting does (a loss for neither, the board restarts into its own settings' game).
     WAIT    minutes to wait for the other board when it is lost before giving up
             (0: until a press).
 
-Each page takes the menu's place (connect4.app.pagehost's Host): the menu's code leaves
-the heap, and during a game so does the page's finder, pairing and ask (connect4.app.boards);
-the page loads this module for its last two steps only. On the emulated
-chip the asker's menu with that page beside the game's code was the fullest moment of a
-game of two boards. Leaving the page (back, a long press, the menu's idle time) restarts
-the board outside a game, and goes back to the game during one.
+Each page takes the menu's place (connect4.app.pagehost's Host): during a game of two boards
+the menu's code never loads (its items are the board's own game's, and several of them
+would end this one), nor does the page's finder, pairing and ask (connect4.app.boards); the
+page loads this module for its last two steps only. On the emulated chip the menu beside the
+game's code was a game of two boards' fullest moment. Leaving the page (back, a long press,
+the menu's idle time) restarts the board outside a game, and goes back to the game during
+one.
 """
 from micropython import const
 
 from connect4.hw.input import SELECT
-from connect4.app.glyphs import DIM, ORANGE, draw_char, draw_number
-from connect4.app.pagehost import Host
+from connect4.app.glyphs import DIM, ORANGE, RED, draw_char, draw_number
 from connect4.app.render import SIDE_COLORS
 from connect4.modules import use
 
 PLAYER = const(3)
 WAIT = const(4)
 WAITS = (0, 1, 2, 5, 10, 30)  # minutes before giving up on a lost board (0: only a press)
+LEAVE = const(9)  # PLAYER during a game: after the levels, leave the game
 _CLOSE = const(1)  # event(): the page closes (connect4.app.menu's CLOSE)
 
 
-def level_after(level, step):
-    """PLAYER turned by `step`: P (0), then levels 1-8, in a ring."""
-    return (level + step) % 9
+def level_after(level, step, leave=False):
+    """PLAYER turned by `step`: P (0), then levels 1-8 (and LEAVE during a game), in a ring."""
+    return (level + step) % (LEAVE + 1 if leave else LEAVE)
 
 
 def wait_after(wait, step):
@@ -46,7 +49,11 @@ def draw(display, step, side, level, wait, gy):
         color = SIDE_COLORS[side]
         for x in range(display.width):
             display.set(x, 0, color)
-        if level:
+        if level == LEAVE:  # a red X
+            for i in range(5):
+                display.set(1 + i, gy + i, RED)
+                display.set(5 - i, gy + i, RED)
+        elif level:
             draw_number(display, level, 0, gy, color)
         else:
             draw_char(display, "P", 2, gy, color)
@@ -54,17 +61,17 @@ def draw(display, step, side, level, wait, gy):
         draw_number(display, wait, 0, gy, ORANGE if wait else DIM)
 
 
-def show(app, menu, now):
-    """The menu's item "board" chosen during a game of two boards (connect4.app.menu's step):
-    this board's side, the page in the menu's place."""
-    page = Side(app)
-    app._drop_menu()  # (its code gone, as when it closes)
-    app.menu = Host(page, menu.wifi_on, menu.changed)
+def show(app, now):
+    """A long press during a game of two boards (App._on_menu): this board's side, the page in
+    the menu's place (connect4.app.pagehost, imported here: the "play a board" page, which loads
+    this module for its last steps, has its own, and App._drop_menu forgets it)."""
+    from connect4.app.pagehost import Host
+    app.menu = Host(Side(app), app.wifi_on, [])
 
 
 class Side:
     """PLAYER and WAIT for the game under way: its levels and waiting time, changed by
-    connect4.app.twoboards_setup.set_player."""
+    connect4.app.twoboards_setup.set_player; or the game left (LEAVE: twoboards_setup.give_up)."""
 
     def __init__(self, app):
         duo = app.duo
@@ -84,7 +91,12 @@ class Side:
         """An input: _CLOSE once the waiting time is pressed (the game's player set), else 0."""
         if self.step == PLAYER:
             if step:
-                self.level = level_after(self.level, step)
+                self.level = level_after(self.level, step, True)
+            elif ev == SELECT and self.level == LEAVE:
+                app = self.app
+                if app.duo is not None:
+                    use("connect4.app.twoboards_setup").give_up(app.duo, app, app.clock.ticks_ms())
+                return _CLOSE
             elif ev == SELECT:
                 self.step = WAIT
         elif step:

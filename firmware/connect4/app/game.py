@@ -189,10 +189,11 @@ class App:
 
     def _drop_menu(self):
         """The menu is left: its code leaves the heap with it (connect4.app.menu, its statistics
-        pages and games list, the replay: loaded again when it opens). With Wi-Fi on, the heap's
-        room is the network's margin (docs/web.md#cost)."""
+        pages and games list, the replay, or a page in its place: connect4.app.pagehost; loaded
+        again when it opens). With Wi-Fi on, the heap's room is the network's margin
+        (docs/web.md#cost)."""
         self.menu = self.replay = None
-        forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay")
+        forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay", "connect4.app.pagehost")
 
     def _event(self, ev, now):
         """An input event: the rules for every state, then the state's own handler."""
@@ -296,9 +297,13 @@ class App:
             self.new_game(now)
 
     def _on_menu(self, sig, now):
-        """The settings (connect4.app.menu's step, loaded while the menu shows), or the "play a
-        board" page in the menu's place (connect4.app.pagehost.Host: its own step)."""
+        """The settings (connect4.app.menu's step, loaded while the menu shows), or a page in the
+        menu's place (connect4.app.pagehost.Host: its own step): "play a board", or during a game
+        of two boards this board's side instead of the menu (connect4.app.boardside)."""
         m = self.menu
+        if m is None and self.duo is not None:
+            use("connect4.app.boardside").show(self, now)
+            m = self.menu
         if m is not None and hasattr(m, "step"):
             m.step(self, sig, now)
             return

@@ -27,7 +27,8 @@ long press anywhere, leaves the menu.
     games       a white triangle (play); press for the list of recorded games
     board       two boards, a red disc on one, a yellow on the other: play a board over
                 Wi-Fi (connect4.app.boards: find one, its code, who plays; during a game
-                of two boards, who plays this board's side)
+                of two boards a long press shows this board's side instead of the menu:
+                connect4.app.boardside)
     back        <
 
 Statistics pages (of the board size chosen: store.table; drawn by
@@ -330,7 +331,8 @@ def step(app, sig, now):
             if link is not None:
                 link.forget_phones(now)
         elif done == BOARD:
-            use("connect4.app.boardside" if app.duo is not None else "connect4.app.boards").show(app, m, now)  # (the menu leaves for it)
+            use("connect4.app.boards").show(app, m, now)  # (the menu leaves for it; during a game of
+            # two boards the menu never shows: App._on_menu)
         elif done:  # the Record chosen on the games list
             from connect4.app import replay  # loaded when first needed
             d = app.display
