@@ -30,6 +30,8 @@ def board_text(page):
     from connect4.app import boardside
     step = page.step
     if step == boardside.PLAYER:
+        if page.level == boardside.LEAVE:
+            return "board: leave this game (X; press: a loss for neither)"
         return "board: this board's side: %s" % ("level %d" % page.level if page.level else "you (P)")
     if step == boardside.WAIT:
         return "board: give up after %s" % ("%d min lost" % page.wait if page.wait else "a press only")

@@ -430,3 +430,20 @@ def test_the_status_line_words_the_menus_play_a_board_page(tmp_path):
             s.app.link.off()
         s.close()
         network.world.reset()
+
+
+def test_the_status_line_words_this_boards_side_its_x_included():
+    """During a game of two boards a long press shows this board's side (connect4.app.boardside):
+    the status line says each value of its PLAYER step, the X that leaves the game included."""
+    from types import SimpleNamespace
+    from connect4.app import boardside
+    from host_sim.status import board_text
+    page = SimpleNamespace(step=boardside.PLAYER, level=0, wait=0)
+    assert board_text(page) == "board: this board's side: you (P)"
+    page.level = 3
+    assert board_text(page) == "board: this board's side: level 3"
+    page.level = boardside.level_after(8, 1, True)
+    assert page.level == boardside.LEAVE
+    assert board_text(page) == "board: leave this game (X; press: a loss for neither)"
+    page.step, page.wait = boardside.WAIT, 5
+    assert board_text(page) == "board: give up after 5 min lost"

@@ -44,7 +44,8 @@ def wait_after(wait, step):
 
 
 def draw(display, step, side, level, wait, gy):
-    """PLAYER: the top row in the side's colour, P or the level; WAIT: the minutes."""
+    """PLAYER: the top row in the side's colour, P, the level or a red X (LEAVE); WAIT: the
+    minutes."""
     if step == PLAYER:
         color = SIDE_COLORS[side]
         for x in range(display.width):
