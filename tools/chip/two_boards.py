@@ -359,7 +359,8 @@ def play(holder, asker):
         # the asker hands its side to its AI (a long press during the game: its side, PLAYER): it
         # restarts for the AI's table, and its level, told, begins the holder's next game
         step("the asker hands its side to its AI at level %d" % AI_LEVEL)
-        got["menu_at"] = len(asker.out)  # (where its UART text enters its side: each moment judged apart)
+        # (where each board's UART text enters a moment the test marks: each judged apart)
+        got["marks"] = {"asker": [(len(asker.out), "its side shown during the game, then handed to its AI")]}
         a.open_side()
         a.clicks(RIGHT, AI_LEVEL)
         a.press(DROP)
@@ -379,7 +380,6 @@ def play(holder, asker):
         # the asker's side shown during that game, played by its AI: a long press, then another
         # (back to the game, no restart)
         step("the asker's side shown during the game, played by its AI")
-        got["marks"] = {"asker": [(got.pop("menu_at"), "its side shown during the game, then handed to its AI")]}
         got["marks"]["asker"].append((len(asker.out), "its side shown during the game, played by its AI"))
         a.open_side()
         a.press(DROP, LONG_MS)

@@ -67,7 +67,7 @@ def show(app, menu, now):
     if menu.changed:
         app.store.save()
     app._drop_menu()  # (its code gone, as when it closes)
-    app.menu = Host(page, menu.wifi_on, [])
+    app.menu = Host(page)
 
 
 def _take(app, arg, now):

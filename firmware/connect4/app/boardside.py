@@ -62,12 +62,12 @@ def draw(display, step, side, level, wait, gy):
         draw_number(display, wait, 0, gy, ORANGE if wait else DIM)
 
 
-def show(app, now):
+def show(app):
     """A long press during a game of two boards (App._on_menu): this board's side, the page in
     the menu's place (connect4.app.pagehost, imported here: the "play a board" page, which loads
     this module for its last steps, has its own, and App._drop_menu forgets it)."""
     from connect4.app.pagehost import Host
-    app.menu = Host(Side(app), app.wifi_on, [])
+    app.menu = Host(Side(app))
 
 
 class Side:

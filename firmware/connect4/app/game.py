@@ -302,7 +302,7 @@ class App:
         of two boards this board's side instead of the menu (connect4.app.boardside)."""
         m = self.menu
         if m is None and self.duo is not None:
-            use("connect4.app.boardside").show(self, now)
+            use("connect4.app.boardside").show(self)
             m = self.menu
         if m is not None and hasattr(m, "step"):
             m.step(self, sig, now)

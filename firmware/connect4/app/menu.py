@@ -293,15 +293,8 @@ def step(app, sig, now):
             m.panel = (d.width, d.height)
             m.wifi_on = app.wifi_on
         app.replay = None
-    elif sig == TICK:
-        page = app.menu.games
-        if page is not None and hasattr(page, "tick"):  # "play a board": its network's work
-            page.tick(app, now)
-            if app.menu is None:
-                return  # the game of two boards began
+    elif sig == TICK:  # ("play a board" is a page in the menu's place, with its own step: boards.show)
         if app.cfg["demo_idle_ms"] and app.idle_ms >= app.cfg["demo_idle_ms"]:
-            if page is not None and hasattr(page, "close"):
-                page.close()  # (its sockets; "play a board" left so restarts the board)
             if app.menu.changed:
                 app.store.save()
             mode = app._mode_index(app.settings["mode"])

@@ -13,13 +13,12 @@ class Host:
     """A page in the menu's place (the app's state MENU: App._on_menu, render.py, the face), with
     none of the menu's code: its inputs and the network's work go to the page. Leaving it (back,
     a long press, the menu's idle time): outside a game the page restarts the board (Boards.close);
-    during one, back to the game, the menu's changes made before applied as the menu's close
-    applies them."""
+    during one, back to the game, a phone's settings changed meanwhile applied as the menu's
+    close applies its own."""
 
-    def __init__(self, page, wifi_on, changed):
+    def __init__(self, page):
         self.games = page
-        self.changed = changed  # (the menu's, and a phone's settings meanwhile: face.follow)
-        self.wifi_on = wifi_on
+        self.changed = []  # (a phone's settings while the page shows: face.follow)
 
     def step(self, app, sig, now):
         page = self.games
