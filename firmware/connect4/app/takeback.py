@@ -10,7 +10,6 @@ from micropython import const
 
 from connect4.modules import use
 from connect4.app.store import discard, settle, exists
-from connect4.app.recordfile import parse
 from connect4.app.resume import keep
 from connect4.app.newgame import first_side
 
@@ -40,7 +39,7 @@ def load(saved, board, rng):
             lines = f.read(_MAX_FILE).split("\n")
         finally:
             f.close()
-        record = parse(lines[0])
+        record = use("connect4.app.recordfile").parse(lines[0])  # (not kept: a start's work)
         numbers = [int(n) for n in lines[1].split(" ")]
         resumes, hi, lo, cursor = numbers[:4]
         count = numbers[4] if len(numbers) == 5 else -1  # an ending's count

@@ -7,19 +7,22 @@ of the other board at the holder to leave (or another's in a lost one's place), 
 asker's holder gone, this board's player changed, leaving, giving up. (A start
 that takes the game back from flash: connect4.app.twoboards_start.)
 
-The file (FILE, beside the settings; written atomically): the other board's
+The file (_FILE, beside the settings; written atomically): the other board's
 name, the levels by side, the minutes to wait, the game's number at the holder,
 "ended" (the asker: the number of the last game whose end it played); the
 holder's the other board's token digest ("peer", hex), the asker's the holder's
 address ("host", "port") and its token.
 """
 from binascii import hexlify
+from micropython import const
 
 from connect4.app import newgame
 from connect4.app.states import MODE_TWO
 from connect4.app.store import Files, discard
-from connect4.app.twoboards_start import FILE
 from connect4.modules import use, forget
+
+_FILE = const("board.json")  # connect4.app.twoboards_start.FILE (named, not imported: a module this one
+# imported would stay in the heap after this one is dropped)
 
 _WHITE = 0xFFFFFF
 _ORANGE = 0xFF5000
@@ -116,7 +119,7 @@ def leave(duo, app, now, text=None):
     app.duo = None
     app.pump = duo.inner
     forget("connect4.app.twoboards")  # (imported by boardhold or boardask): gone with the game
-    discard(Files(), app.cfg["flash_dir"] + FILE)
+    discard(Files(), app.cfg["flash_dir"] + _FILE)
     client = duo.client if duo.side else None
     if client is not None:
         if not duo.lost:
