@@ -15,7 +15,6 @@ both boards do.
 """
 from micropython import const
 
-from connect4.app import newgame
 from connect4.app.records import clear_marks
 from connect4.app.resume import keep
 from connect4.app.states import PLAY, OVER, MODE_TWO
@@ -135,7 +134,7 @@ class Asker(TwoBoards):
             fields["game"] = game
             fields["levels"][0] = told["levels"][0]
             app.mode = MODE_TWO
-            newgame.start(app, now)  # (started: its first side, size and levels)
+            app.new_game(now)  # (started: its first side, size and levels)
             return
         if board.is_over() and fields.get("ended") != game:  # its end played here: not again
             fields["ended"] = game

@@ -22,7 +22,7 @@ Nothing here is imported unless Wi-Fi is on (or the simulator runs): the
 names cost the heap nothing otherwise.
 """
 from connect4.engine.board import parse_size
-from connect4.app import newgame, store
+from connect4.app import store
 from connect4.app.render import fits, sizes
 from connect4.app.states import MODE_AI, MODE_DEMO, INTRO, PLAY, HINT, MENU, REPLAY
 from connect4.app.glyphs import WHITE, ORANGE, GREEN, RED
@@ -92,7 +92,7 @@ def follow(app, changed, now, new_game=False):
                 app.menu.changed.append(key)
         if not new_game:
             return
-    newgame.restart_for(app, changed, now, new_game)
+    use("connect4.app.newgame").restart_for(app, changed, now, new_game)
 
 
 def _apply_settings(app, changed, now):

@@ -34,7 +34,7 @@ connect4.app.twoboards) that game sees the other inputs first. The idle dimming 
 states but INTRO (`_idle`). `banner` scrolls text over any state until it has
 gone by or an input ends it.
 
-Settings: one rule for the menu and the page (newgame.restart_for): a new mode, level,
+Settings: one rule for the menu and the page (connect4.app.newgame.restart_for): a new mode, level,
 blunder or board size starts a new game (the one left is recorded at its own
 levels); the AI always plays at the game's levels (`game_levels`). The page
 (connect4.app.face, loaded with Wi-Fi) queues its writes on `commands`, applied by
@@ -56,13 +56,13 @@ import gc
 import time
 from micropython import const
 
-from connect4.engine.board import MAX_COLS, MAX_ROWS
+from connect4.engine.board import Board, MAX_COLS, MAX_ROWS, parse_size
 from connect4.hw.display import brightness_for
 from connect4.hw.input import RIGHT, SELECT, LONG_SELECT
 from connect4.modules import forget, use
-from connect4.app import newgame, store, turn
+from connect4.app import store, turn
 from connect4.app.glyphs import RED, YELLOW
-from connect4.app.render import Layout, DROP_ROW_MS, draw
+from connect4.app.render import Layout, DROP_ROW_MS, SIDE_COLORS, draw
 from connect4.app.resume import keep, learn, mark_move
 from connect4.app.states import (INTRO, PLAY, THINK, DROP, OVER, MENU, CHOSEN, HELD, REPLAY, HINT,  # noqa: F401
                                  TICK as _TICK, ENTER as _ENTER, MODE_AI, MODE_TWO, MODE_DEMO)
@@ -339,12 +339,27 @@ class App:
 
     # ---- transitions shared by the states
     def new_game(self, now, mode=-1):
-        """A new game (connect4.app.newgame), in `mode` if given."""
-        newgame.start(self, now, mode)
+        """A new game (connect4.app.newgame, loaded for it: a game's start is rare), in `mode`
+        if given."""
+        use("connect4.app.newgame").start(self, now, mode)
 
     def board_for(self, size):
-        """The app's board made `size` (connect4.app.newgame.board_for)."""
-        return newgame.board_for(self, size)
+        """The app's board and layout made `size` ("8x7"), the board kept if it is so already;
+        ValueError if the panel cannot show it (render.fits). Returns the board."""
+        cols, rows = parse_size(size)
+        board = self.board
+        if board.cols != cols or board.rows != rows:
+            d = self.display
+            self.layout = Layout(d.width, d.height, cols, rows)  # ValueError first
+            self.board = board = Board("", cols, rows)
+        return board
+
+    def set_first(self, side):
+        """`side` starts this game: the engine's player 1 gets its colour."""
+        self.first_side = side
+        self.last_first = side
+        self.colors[1] = SIDE_COLORS[side]
+        self.colors[2] = SIDE_COLORS[1 - side]
 
     def _mode_index(self, name):
         return store.MODES.index(name) if name in store.MODES else MODE_AI

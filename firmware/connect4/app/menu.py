@@ -57,7 +57,6 @@ from connect4.app.glyphs import (draw_char, draw_text, draw_number, draw_size, W
                                  YELLOW, GREEN, CYAN, BLUE, ORANGE, FRAME, MODE_COLORS)
 from connect4.app.states import REPLAY, TICK, ENTER, MODE_DEMO
 from connect4.modules import use
-from connect4.app import newgame
 
 ITEMS = ("mode", "level", "first", "blunder", "brightness", "size", "wifi", "phones", "stats", "games",
          "board", "back")
@@ -339,4 +338,4 @@ def step(app, sig, now):
 
 def close(app, now):
     """Close the menu: its changes saved and applied (connect4.app.newgame.after_menu)."""
-    newgame.after_menu(app, app.menu.changed, now)
+    use("connect4.app.newgame").after_menu(app, app.menu.changed, now)

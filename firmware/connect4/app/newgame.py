@@ -2,12 +2,12 @@
 
 The app (connect4.app.game) starts every game here (App.new_game); the menu
 (connect4.app.menu) and the page (connect4.app.face) apply changed settings
-through `restart_for`, the app's one rule.
+through `restart_for`, the app's one rule. Loaded for each use and dropped
+(connect4.modules.use): a game starts rarely, and with Wi-Fi on every resident
+byte is the network's room.
 """
 from connect4.engine import levels
-from connect4.engine.board import Board, parse_size
 from connect4.app import store
-from connect4.app.render import Layout, SIDE_COLORS
 from connect4.app.records import clear_marks
 from connect4.app.states import PLAY, MODE_AI, MODE_DEMO
 
@@ -43,7 +43,7 @@ def start(app, now, mode=-1):
             side = 1 - app.last_first if app.last_first >= 0 else 0
     else:
         side = 0 if first == "red" else 1
-    first_side(app, side)
+    app.set_first(side)
     if app.mode == MODE_DEMO:  # the same levels in the same order could replay the last game
         app.demo_order = levels.demo_pair(app.rng, app.demo_order)
         a, b = app.demo_order
@@ -57,35 +57,15 @@ def start(app, now, mode=-1):
     app._go(PLAY, now)
 
 
-def board_for(app, size):
-    """The app's board and layout made `size` ("8x7"), the board kept if it is so already;
-    ValueError if the panel cannot show it (render.fits). Returns the board."""
-    cols, rows = parse_size(size)
-    board = app.board
-    if board.cols != cols or board.rows != rows:
-        d = app.display
-        app.layout = Layout(d.width, d.height, cols, rows)  # ValueError first
-        app.board = board = Board("", cols, rows)
-    return board
-
-
 def _settings_size(app):
     """A new game's board: the settings' size, or 7x6 (said on the console) if this panel
     cannot show it (a settings file from a bigger panel)."""
     try:
-        board_for(app, app.settings["size"])
+        app.board_for(app.settings["size"])
     except ValueError as e:
         store.say("size %s: %s; 7x6 instead" % (app.settings["size"], e))
         app.settings["size"] = "7x6"
-        board_for(app, "7x6")
-
-
-def first_side(app, side):
-    """`side` starts this game: the engine's player 1 gets its colour."""
-    app.first_side = side
-    app.last_first = side
-    app.colors[1] = SIDE_COLORS[side]
-    app.colors[2] = SIDE_COLORS[1 - side]
+        app.board_for("7x6")
 
 
 def after_menu(app, changed, now):
@@ -101,7 +81,7 @@ def after_menu(app, changed, now):
 def restart_for(app, changed, now, leaving):
     """The one rule for changed settings, the menu's and the page's: a new mode, level,
     blunder or size starts a new game (the game left is recorded at its own levels and size;
-    the new one is on a board of the size: board_for); the rest (first, brightness) apply
+    the new one is on a board of the size: App.board_for); the rest (first, brightness) apply
     from now on. leaving: a new game in any case (the menu closed from the demo, or with no
     game to go back to). True if a game started."""
     mode = app._mode_index(app.settings["mode"])

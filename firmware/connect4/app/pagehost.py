@@ -5,8 +5,8 @@ Its own small module: the board that is asked for a game shows only the page's f
 and its heap then holds neither the menu's code nor the side's steps.
 """
 from connect4.hw.input import LEFT, RIGHT, SELECT, LONG_SELECT
-from connect4.app.newgame import after_menu
 from connect4.app.states import TICK
+from connect4.modules import use
 
 
 class Host:
@@ -34,7 +34,7 @@ class Host:
     def _leave(self, app, now):
         self.games.close()
         if app.duo is not None and app.menu is self:
-            after_menu(app, self.changed, now)
+            use("connect4.app.newgame").after_menu(app, self.changed, now)
 
     def render(self, display, now):
         display.clear()

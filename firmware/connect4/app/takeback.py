@@ -11,7 +11,6 @@ from micropython import const
 from connect4.modules import use
 from connect4.app.store import discard, settle, exists
 from connect4.app.resume import keep
-from connect4.app.newgame import first_side
 
 _MAX_FILE = const(240)  # bytes: a record line (at most about 140, on 8x7) and the second line
 _ABANDONED = const(3)  # a record's result: the game left before its end
@@ -84,7 +83,7 @@ def take_back(app):
         return _two_boards(app)
     record, resumes, cursor = got
     app.mode = app._mode_index(record.mode)
-    first_side(app, record.first)
+    app.set_first(record.first)
     app.game_levels = record.levels
     app.hints[0], app.hints[1] = record.hints
     marks = app.marks

@@ -30,7 +30,6 @@ import gc
 import json
 from micropython import const
 
-from connect4.app.newgame import first_side
 from connect4.app.glyphs import draw_char
 from connect4.app.states import PLAY, OVER
 from connect4.app.store import Files, replace
@@ -178,7 +177,7 @@ class TwoBoards:
             return
         fields = self.fields
         if self.side:
-            first_side(app, self.first)
+            app.set_first(self.first)
             app.board_for(self.size)  # (this panel shows it: twoboards_setup.follow checked)
         else:
             fields["game"] += 1

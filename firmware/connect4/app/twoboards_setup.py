@@ -16,7 +16,6 @@ address ("host", "port") and its token.
 from binascii import hexlify
 from micropython import const
 
-from connect4.app import newgame
 from connect4.app.states import MODE_TWO
 from connect4.app.store import Files, discard
 from connect4.modules import use, forget
@@ -57,7 +56,7 @@ def begin(app, now):
     """A new game of the two boards here (newgame.start: the game left recorded; the duo's
     `started` gives it the game's first side, levels and size)."""
     app.mode = MODE_TWO
-    newgame.start(app, now)
+    app.new_game(now)
 
 
 # ---- the other board leaves the holder, or another takes a lost one's place
@@ -70,7 +69,7 @@ def ask_again(duo, app, who, data, now, hold):
             hold(app, who, data, now)
         return
     leave(duo, app, now, duo.fields["name"][-4:] + " LEFT")
-    newgame.restart_for(app, [], now, True)
+    use("connect4.app.newgame").restart_for(app, [], now, True)
 
 
 # ---- the asker's holder gone
@@ -79,7 +78,7 @@ def gone(duo, app, now):
     follows the rest itself)."""
     duo.lost = duo.gone != 409  # (the holder has no game with it: nothing to tell)
     leave(duo, app, now, duo.fields["name"][-4:] + " LEFT")
-    newgame.restart_for(app, [], now, True)
+    use("connect4.app.newgame").restart_for(app, [], now, True)
 
 
 # ---- this board's player, leaving, giving up
@@ -108,7 +107,7 @@ def give_up(duo, app, now):
     for neither) and the settings' game begins."""
     leave(duo, app, now)
     _banner(app, "GAME LEFT", _ORANGE, now)
-    newgame.restart_for(app, [], now, True)
+    use("connect4.app.newgame").restart_for(app, [], now, True)
 
 
 def leave(duo, app, now, text=None):

@@ -14,7 +14,6 @@ address ("host", "port") and its token.
 """
 import json
 
-from connect4.app import newgame
 from connect4.app.states import MODE_TWO
 from connect4.app.store import Files, discard, say
 
@@ -57,7 +56,7 @@ def resumed(duo, app):
     duo.table(app)  # the AI's table if this board's AI plays its side
     if duo.side == 0 and not (app.board.count and app.mode == MODE_TWO):
         app.mode = MODE_TWO  # the next game here (newgame.start: the game left recorded; the
-        newgame.start(app, now)  # duo's `started` gives it its first side, levels and size)
+        app.new_game(now)  # duo's `started` gives it its first side, levels and size)
         return True
     app.mode = MODE_TWO
     app.game_levels = tuple(duo.fields["levels"])
