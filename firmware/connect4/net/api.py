@@ -10,6 +10,8 @@ a paired session (connect4.net.pairing) and are checked here, then handed to
 the face, which queues them for the app to apply at a safe point of its loop,
 never inside the AI's search (a new game stops a search at its next poll, as
 a button press would).
+The writes' own code (connect4.net.apiwrite) is loaded for each write and dropped:
+a phone reads all the time and writes rarely.
 
 Fields (columns 1-"columns", rows 1-"rows" from the bottom; 7x6 by default):
   GET  /api/state     {"moves", "mode", "level", "turn", "thinking", "result",
@@ -45,8 +47,6 @@ from connect4.modules import use
 
 MAX_BODY = 512  # bytes of JSON a write may carry
 _PAIR = "pair first: POST /api/pair with the code on the board"
-GAME_KEYS = ("mode", "level", "first", "blunder", "size")  # what a new game may set
-SETTING_KEYS = ("mode", "level", "first", "blunder", "brightness", "size")
 
 
 def error(status, message):
@@ -68,28 +68,6 @@ def parse_body(body):
     if not isinstance(data, dict):
         return error(400, "body must be a JSON object")
     return None, data
-
-
-def _whole(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def check_settings(face, data, keys):
-    """The error for the first bad field of `data`, or None; every key must be in `keys`."""
-    for key in data:
-        if key not in keys:
-            return error(400, "unknown field %r" % key)
-        value = data[key]
-        numeric = key in ("level", "blunder", "brightness")
-        if numeric and (not isinstance(value, int) or isinstance(value, bool)):
-            return error(400, "bad value for %r" % key)  # 2.0 == 2 and False == 0 in Python
-        if not face.valid(key, value):
-            if key == "size":
-                known = face.sizes()
-                return error(400, "bad value for 'size': %r (COLSxROWS, this board shows %s to %s)"
-                             % (value, known[0], known[-1]))
-            return error(400, "bad value for %r" % key)
-    return None
 
 
 class Api:
@@ -128,33 +106,16 @@ class Api:
         record each), never whole in the heap (connect4.net.gamelist, loaded for the answer)."""
         return 200, use("connect4.net.gamelist").pieces(self.face, self.games_source)
 
-    # ---- pairing
+    # ---- pairing and writes: checked here, done by connect4.net.apiwrite (loaded for each)
     def pair(self, body):
         err, data = parse_body(body)
-        if err:
-            return err, data
-        code = data.get("code")
-        if not isinstance(code, str):
-            return error(400, "code must be a string")
-        token = self.pairing.pair(code)
-        if token == "locked":
-            return error(429, "too many wrong codes: wait a minute")
-        if token is None:
-            return error(403, "wrong code")
-        return 200, {"token": token}
+        return (err, data) if err else _writes().pair(self, data)
 
     def forget(self, auth, body):
         """Forget every paired phone, the asking one too (the menu has the same item)."""
         err, data = self._write(auth, body)
-        if err:
-            return err
-        if data:
-            return error(400, "expected {}")
-        if not self.pairing.forget():
-            return error(507, "not saved (flash): forgotten only until the board restarts")
-        return 200, {"forgotten": True}
+        return err or _writes().forget(self, data)
 
-    # ---- writes
     def _write(self, auth, body):
         """(error, data): the session and the body checked."""
         if not self.pairing.check(auth):
@@ -166,35 +127,11 @@ class Api:
 
     def move(self, auth, body):
         err, data = self._write(auth, body)
-        if err:
-            return err
-        col = data.get("column")
-        count = data.get("n", -1)  # the moves before it: a move replayed, or out of turn, is refused
-        face = self.face
-        n = face.columns()
-        if (len(data) != (1 if count == -1 else 2) or not _whole(col) or not 1 <= col <= n
-                or not _whole(count)):
-            return error(400, "expected {\"column\": 1-%d}" % n)  # ("n": optional)
-        if face.busy():
-            return error(409, "busy: the last write is not applied yet")
-        why = face.may_move(self.pairing.who(auth), count)  # a person's turn, this move, two boards'
-        if why:
-            return error(409, why)
-        if not face.can_play(col - 1):
-            return error(409, "column %d is full" % col)
-        face.move(col - 1)
-        return 200, {"queued": "move", "column": col}
+        return err or _writes().move(self, auth, data)
 
     def new(self, auth, body):
         err, data = self._write(auth, body)
-        if err:
-            return err
-        bad = check_settings(self.face, data, GAME_KEYS)
-        if bad:
-            return bad
-        if not self.face.new_game(data):
-            return error(507, "not saved (flash): the new game comes, its settings only until the board restarts")
-        return 200, {"queued": "new"}
+        return err or _writes().new(self, data)
 
     def board(self, auth, body):
         """POST /api/board: a game of two boards, the other board's own route ({}: the game as
@@ -209,30 +146,8 @@ class Api:
 
     def set_settings(self, auth, body):
         err, data = self._write(auth, body)
-        if err:
-            return err
-        wifi = data.get("wifi")
-        game = {}
-        for key in data:
-            if key != "wifi":
-                game[key] = data[key]
-        bad = check_settings(self.face, game, SETTING_KEYS)
-        if bad:
-            return bad
-        if wifi is not None:
-            if self.netconf is None:
-                return error(400, "no Wi-Fi settings on this board")
-            # {"ssid", "password"}; {"ssid": ""} alone forgets the network
-            forget = isinstance(wifi, dict) and len(wifi) == 1 and wifi.get("ssid") == ""
-            if not forget and (not isinstance(wifi, dict) or len(wifi) != 2 or "ssid" not in wifi
-                               or "password" not in wifi):
-                return error(400, "wifi: expected {\"ssid\", \"password\"}, or {\"ssid\": \"\"} to forget it")
-            ssid, password = wifi["ssid"], wifi.get("password", "")
-            nc = use("connect4.net.netconf")  # (loaded for the check, not kept)
-            if not ((ssid == "" or nc.valid_ssid(ssid)) and nc.valid_password(password)):
-                return error(400, "wifi: SSID of 1-32 bytes, password of 8-63 characters or none")
-            if not self.netconf.set_network(ssid, password):
-                return error(507, "wifi: not saved (flash)")
-        if game and not self.face.change_settings(game):
-            return error(507, "not saved (flash): the settings hold until the board restarts")
-        return 200, {"queued": "settings"}
+        return err or _writes().set_settings(self, data)
+
+
+def _writes():
+    return use("connect4.net.apiwrite")
