@@ -477,10 +477,10 @@ def describe_game(n, g):
 
 def print_unfinished(fw):
     """Headless: the game left on the board when the run stopped, if one was under way."""
-    from connect4.app import game
+    from connect4.app.ending import MODE_NAMES
     app = fw.app
     if app is not None and app.board.count and not app.board.is_over():
-        print("game %d, %s: unfinished, moves %s" % (len(fw.games) + 1, game._MODE_NAMES[app.mode],
+        print("game %d, %s: unfinished, moves %s" % (len(fw.games) + 1, MODE_NAMES[app.mode],
                                                    app.board.moves_string()), flush=True)
 
 

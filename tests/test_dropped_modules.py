@@ -21,6 +21,11 @@ _HELD = {
     "connect4.app.assemble -> connect4.engine.book": "the builder's AI reads its book all along",
     "connect4.app.boardhold -> connect4.app.boardcheck": "a game of two boards ends in a restart",
     "connect4.poweron -> connect4.app.hwtest": "the hardware test ends the app (the REPL follows)",
+    "connect4.net.linkup -> connect4.net.server": "the web server it starts serves while Wi-Fi is on",
+    "connect4.net.linkup -> connect4.net.pairing": "the phones' pairing, the server's, all along",
+    "connect4.net.netconf -> connect4.net.pairing": "read as Wi-Fi comes on (the server's pairing "
+                                                    "follows) or for an Improv join (a restart follows)",
+    "connect4.net.peer -> connect4.net.server": "a game of two boards runs with Wi-Fi on: the server's",
 }
 
 

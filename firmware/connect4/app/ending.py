@@ -9,9 +9,32 @@ import gc
 from micropython import const
 
 from connect4.app.resume import as_record
-from connect4.app.states import MODE_AI, MODE_TWO, MODE_DEMO
+from connect4.app.states import MODE_AI, MODE_TWO, MODE_DEMO, OVER
+
+MODE_NAMES = ("vs AI", "two players", "demo")  # by mode, as the listener hears them
 
 _ABANDONED = const(3)  # a record's result: the game left before its end
+
+
+def over(app, now):
+    """The game on `app` is over (its last move landed): who lost starts next if the settings
+    say so, the end counted and recorded (`end`), the listener told, then OVER."""
+    board = app.board
+    if board.winner:
+        winner = app.first_side if board.winner == 1 else 1 - app.first_side
+        app.last_loser = 1 - winner
+    else:
+        winner = -1
+        app.last_loser = -1
+    app.games += 1
+    end(app, 2 if winner < 0 else winner)  # 0 red won, 1 yellow won, 2 draw
+    if app.listener is not None:  # (no dict made for nobody)
+        app.listener("game", {
+            "mode": MODE_NAMES[app.mode], "moves": board.moves_string(), "winner": winner,
+            "first": app.first_side,
+            "levels": app.game_levels,
+        })
+    app._go(OVER, now)
 
 
 def end(app, result):

@@ -67,8 +67,6 @@ from connect4.app.resume import keep, learn, mark_move
 from connect4.app.states import (INTRO, PLAY, THINK, DROP, OVER, MENU, CHOSEN, HELD, REPLAY, HINT,  # noqa: F401
                                  TICK as _TICK, ENTER as _ENTER, MODE_AI, MODE_TWO, MODE_DEMO)
 
-_MODE_NAMES = const(("vs AI", "two players", "demo"))
-
 _INTRO_MS = const(1400)
 _FRAME_MS = const(40)  # animation frame period
 _DEMO_OVER_MS = const(3000)
@@ -425,23 +423,8 @@ class App:
             self._go(PLAY, now)
 
     def _game_over(self, now):
-        board = self.board
-        if board.winner:
-            winner = self.first_side if board.winner == 1 else 1 - self.first_side
-            self.last_loser = 1 - winner
-        else:
-            winner = -1
-            self.last_loser = -1
-        result = 2 if winner < 0 else winner  # 0 red won, 1 yellow won, 2 draw
-        self.games += 1
-        self._end_game(result)
-        if self.listener is not None:  # (no dict made for nobody)
-            self.listener("game", {
-                "mode": _MODE_NAMES[self.mode], "moves": board.moves_string(), "winner": winner,
-                "first": self.first_side,
-                "levels": self.game_levels,
-            })
-        self._go(OVER, now)
+        """The game is over: connect4.app.ending's `over`, loaded for it (as a game's end)."""
+        use("connect4.app.ending").over(self, now)
 
     def records(self):
         """The records file (connect4.app.recordfile's Records, loaded for its user and gone

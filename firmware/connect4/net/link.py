@@ -10,9 +10,10 @@ Nothing here blocks: joining is watched from the app's pump. The menu's
 "forget paired phones" comes here too (`forget_phones`), Wi-Fi on or off.
 
 The Wi-Fi settings' code (connect4.net.netconf) is loaded only to read or
-write them (`_conf`): the link keeps the home network's name and the access
-point's key, and stands for the settings before the API (`configured`,
-`set_network`).
+write them: the link keeps the home network's name and the access point's key,
+and stands for the settings before the API (`configured`, `set_network`). The
+rare work (Wi-Fi coming on, the address shown, the settings written, the phones
+forgotten) is connect4.net.linkup's, loaded for each use and dropped.
 
 The board's name on the network (`name`, connect4-XXXX: connect4.net.wifi)
 scrolls with the address, and the console line and the page carry both. What
@@ -40,50 +41,29 @@ class Link:
         self.address = None
         self.error = None
 
+    # ---- the rare work: connect4.net.linkup's, loaded for each
     def on(self, now):
         """Turn Wi-Fi on (or, if on, show the address again)."""
-        if self.address is not None or self.joining_since is not None:
-            self.show(now)
-            return
         try:
-            self.face.resize_table(self.cfg["tt_entries_wifi"])  # smaller while Wi-Fi shares the heap
-            self.name = wifi.name()
-            nc = self._conf()  # read afresh (the password: kept for the join only)
-            self.home, self.ap_password = nc.ssid, nc.ap_password
-            if self.home:
-                wifi.start_join(nc.ssid, nc.password)
-                self.ssid = nc.ssid
-                self.joining_since = now
-                self.face.set_pump(self.pump)  # watch the joining from the game loop
-                self.face.say([("WIFI " + nc.ssid, "white")], now)
-            else:
-                self._access_point(now)
-        except Exception as e:  # a radio that will not start: said on the matrix, never a crash
+            rare = _rare()
+        except Exception as e:  # (no room even for its code: said as a radio that fails is)
             self._failed(e, now)
+            return
+        rare.on(self, now)
 
-    def _access_point(self, now):
-        self.ssid, address = wifi.start_ap(self.ap_password)
-        self._up(address, now)
+    def show(self, now):
+        """Scroll the address (and the access point's key) and the pairing code."""
+        _rare().show(self, now)
 
-    def _up(self, address, now):
-        self.address = address
-        self.joining_since = None
-        face = self.face
-        web = face.web
-        if web is not None:
-            face.set_pump(web.pump)
-        elif self.cfg["web_port"]:
-            from connect4.net.server import Server
-            from connect4.net.pairing import Pairing
-            cfg = self.cfg
-            pairing = Pairing(cfg["flash_dir"])  # the phones paired before: on flash
-            web = self.server = Server(face, pairing, self, net_free=wifi.net_free,
-                                       min_free=cfg["net_min_free"]).start(cfg["web_host"], cfg["web_port"])
-        else:  # web_port 0: no page served (the simulator without --web)
-            face.set_pump(None)
-        if web is not None:
-            web.pairing.shown = self._new_code
-        self.show(now)
+    def forget_phones(self, now):
+        """The menu's "forget paired phones" (Wi-Fi need not be on)."""
+        _rare().forget_phones(self, now)
+
+    # ---- the Wi-Fi settings (connect4.net.netconf's file), as the API sees them
+    def set_network(self, ssid, password):
+        """Keep a home network ("" forgets it), as NetConf.set_network; used from the next
+        time Wi-Fi comes on. False if the values are bad or not saved."""
+        return _rare().set_network(self, ssid, password)
 
     def _failed(self, e, now):
         self.error = repr(e)
@@ -94,22 +74,9 @@ class Link:
         else:
             self.face.say([("NO WIFI", "red")], now)
 
-    # ---- the Wi-Fi settings (connect4.net.netconf's file), as the API sees them
-    def _conf(self):
-        """The Wi-Fi settings, read now (connect4.net.netconf, loaded for this and dropped)."""
-        return use("connect4.net.netconf").NetConf(self.cfg["flash_dir"]).load()
-
     def configured(self):
         """Is a home network set (else the board makes its own access point)?"""
         return bool(self.home)
-
-    def set_network(self, ssid, password):
-        """Keep a home network ("" forgets it), as NetConf.set_network; used from the next
-        time Wi-Fi comes on. False if the values are bad or not saved."""
-        nc = self._conf()
-        done = nc.set_network(ssid, password)
-        self.home = nc.ssid
-        return done
 
     def pump(self):
         """While joining: has the home network given an address (or is it time to give up)?"""
@@ -117,24 +84,11 @@ class Link:
         try:
             address = wifi.joined()
             if address:
-                self._up(address, now)
+                _rare().up(self, address, now)
             elif ticks_diff(now, self.joining_since) >= JOIN_MS:
-                self._access_point(now)  # the home network is not there: our own
+                _rare().access_point(self, now)  # the home network is not there: our own
         except Exception as e:
             self._failed(e, now)
-
-    def show(self, now):
-        """Scroll the address (and the access point's key) and the pairing code."""
-        if self.address is None:
-            return
-        web = self.server or self.face.web
-        parts = [("%s %s" % (self.name, self.address), "white")]
-        if self.ssid != self.home:  # our own access point: its name and key
-            parts.append((" " + self.ssid + " KEY " + self.ap_password, "orange"))
-        if web is not None:
-            parts.append((" CODE " + web.pairing.code, "green"))
-            self._console(web.pairing.code)
-        self.face.say(parts, now)
 
     def _new_code(self, code):
         """The page's pairing code changed (a forget, from the page or the menu; the lock
@@ -148,23 +102,6 @@ class Link:
         chip tests pair with this line): at each show and after a forget."""
         if self.address is not None:
             print("connect4: web: http://%s/ name %s code %s" % (self.address, self.name, code))
-
-    def forget_phones(self, now):
-        """The menu's "forget paired phones": every token dropped, on flash too, and a new
-        pairing code (shown, if a page is served). Wi-Fi need not be on."""
-        web = self.server or self.face.web
-        if web is not None:
-            pairing = web.pairing
-        else:
-            from connect4.net.pairing import Pairing
-            pairing = Pairing(self.cfg["flash_dir"])
-        if not pairing.forget():
-            self.face.say([("NOT SAVED", "red")], now)  # forgotten until a restart only
-            return
-        parts = [("PHONES FORGOTTEN", "orange")]
-        if web is not None:  # (the console has the code already: _new_code)
-            parts.append((" CODE " + pairing.code, "green"))
-        self.face.say(parts, now)
 
     def off(self):
         face = self.face
@@ -182,3 +119,7 @@ class Link:
         except Exception:
             pass
         self.face.resize_table(self.cfg["tt_entries"])
+
+
+def _rare():
+    return use("connect4.net.linkup")
