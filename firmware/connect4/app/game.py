@@ -188,8 +188,8 @@ class App:
     def _drop_menu(self):
         """The menu is left: its code leaves the heap with it (connect4.app.menu, its statistics
         pages and games list, the replay, or a page in its place: connect4.app.pagehost and the
-        scrolling text; loaded again when it opens: tests/test_dropped_modules.py). With Wi-Fi on, the heap's room is the network's margin
-        (docs/web.md#cost)."""
+        scrolling text; loaded again when it opens: tests/test_dropped_modules.py). With Wi-Fi
+        on, the heap's room is the network's margin (docs/web.md#cost)."""
         self.menu = self.replay = None
         forget("connect4.app.menu", "connect4.app.stats", "connect4.app.replay", "connect4.app.pagehost",
                "connect4.app.scroll")  # (the "play a board" page's imports: its scrolling text too)
