@@ -44,6 +44,9 @@ def test_a_real_game_against_the_random_mover_is_judged_and_cached(tmp_path):
         assert len(first["moves"]) % 2 == 1  # the first player's disc ended it
     again = people.run(1, ("random",), cache=str(tmp_path), say=lambda text: pytest.fail(text))
     assert again == by  # read from the cache: nothing played
+    second = people.run(1, ("random",), cache=str(tmp_path), say=lambda text: pytest.fail(text),
+                        sides=(False,))
+    assert second == {("random", False): by[("random", False)]}  # one side only, from the cache
 
 
 def test_corrections_take_the_positions_of_every_drop_and_keep_the_rounds(tmp_path):
@@ -56,3 +59,10 @@ def test_corrections_take_the_positions_of_every_drop_and_keep_the_rounds(tmp_pa
     correct.write(path, {"434333", "43", ""}, ["# round 1: 4 games, 4 drops at 3 positions, 3 new"])
     assert correct.read(path) == ({"", "43", "434333"}, 1)
     assert open(path).read().splitlines()[-3:] == ["-", "43", "434333"]
+
+
+def test_a_correction_rounds_note_says_which_games_it_played():
+    from tools.book import correct
+    assert correct.played(people.OPPONENTS, (True, False)) == ""
+    assert correct.played(("perfect2", "L5"), (False,)) == " against perfect2,L5 as second player"
+    assert correct.ROUND_LINE.match("# round 8: 900 games against perfect2 as second player, 3 drops")

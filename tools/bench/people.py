@@ -247,14 +247,15 @@ def load(path):
 
 
 def run(games, opponents=OPPONENTS, jobs=1, micropython=None, book=BOOK, say=print,
-        cache=CACHE, base=SEED_BASE):
+        cache=CACHE, base=SEED_BASE, sides=(True, False)):
     """Play (or read from the cache) `games` games a side against each of
-    `opponents`; returns {(opp, first): [game dicts]}."""
+    `opponents`, the board first (True) and second (False) as `sides` says;
+    returns {(opp, first): [game dicts]}."""
     os.makedirs(cache, exist_ok=True)
     path = os.path.join(cache, "%s.jsonl" % fingerprint(book))
     done = load(path)
     wanted = [(opp, first, seed_of(opp, first, g, base))
-              for opp in opponents for first in (True, False) for g in range(games)]
+              for opp in opponents for first in sides for g in range(games)]
     todo = [(opp, first, seed, book, micropython) for opp, first, seed in wanted
             if (opp, first, seed) not in done]
     progress = getattr(say, "progress", say)  # not kept in the page

@@ -17,7 +17,12 @@ by the book's fingerprint), and the corrections file records the rounds
 done (`# round N ...` lines), so a rerun goes on from the next round.
 `make book` itself only reads the corrections file: it never plays games.
 
+A round may play only some of the opponents (--opponents) and the board as
+second player only (--second): where the drops are, as the bench's table
+shows, a round of the same length finds more of them.
+
 Usage: python tools/book/correct.py [--rounds N] [--games N] [--jobs N]
+                                    [--opponents A,B] [--second]
                                     [--micropython PATH] [build.py options]
 """
 import argparse
@@ -69,6 +74,16 @@ def drops(by):
     return found
 
 
+def played(opponents, sides):
+    """What a round's note says of its games beyond their number ("" for all of them)."""
+    out = ""
+    if opponents != people.OPPONENTS:
+        out += " against " + ",".join(opponents)
+    if sides == (False,):
+        out += " as second player"
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=3, help="rounds to play at most (default 3)")
@@ -76,8 +91,18 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=1, help="worker processes for the games and the "
                    "solver (default 1)")
     p.add_argument("--micropython", help="a MicroPython unix port to run the engines in (faster)")
+    p.add_argument("--opponents", help="comma-separated, of: " + ",".join(people.OPPONENTS) +
+                   " (default: all)")
+    p.add_argument("--second", action="store_true", help="the board as second player only")
     p.add_argument("--extra", default=build.EXTRA, help="the corrections file")
     args, rest = p.parse_known_args(argv)
+    opponents = people.OPPONENTS
+    if args.opponents:
+        opponents = tuple(args.opponents.split(","))
+        bad = [o for o in opponents if o not in people.OPPONENTS]
+        if bad:
+            p.error("unknown opponents: %s" % ",".join(bad))
+    sides = (False,) if args.second else (True, False)
     started = time.time()
 
     def say(text):
@@ -95,13 +120,13 @@ def main(argv=None):
     for r in range(done + 1, done + 1 + args.rounds):
         say("round %d: building the book" % r)
         build.main(rest + ["--extra", args.extra, "--jobs", str(args.jobs)])
-        by = people.run(args.games, jobs=args.jobs, micropython=args.micropython, book=out, say=say,
-                        cache=GAMES, base=ROUND_BASE + 1_000_000 * r)
+        by = people.run(args.games, opponents, jobs=args.jobs, micropython=args.micropython, book=out,
+                        say=say, cache=GAMES, base=ROUND_BASE + 1_000_000 * r, sides=sides)
         found = drops(by)
         new = set(found) - positions
         games = sum(len(rows) for rows in by.values())
-        note = "# round %d: %d games, %d drops at %d positions, %d new" % (
-            r, games, sum(found.values()), len(found), len(new))
+        note = "# round %d: %d games%s, %d drops at %d positions, %d new" % (
+            r, games, played(opponents, sides), sum(found.values()), len(found), len(new))
         say(note[2:])
         positions |= new
         notes.append(note)
