@@ -61,6 +61,15 @@ def test_corrections_take_the_positions_of_every_drop_and_keep_the_rounds(tmp_pa
     assert open(path).read().splitlines()[-3:] == ["-", "43", "434333"]
 
 
+def test_opponents_are_named_by_a_comma_list_and_an_unknown_one_is_refused():
+    import argparse
+    parser = argparse.ArgumentParser()
+    assert people.opponents_of(None, parser) == people.OPPONENTS
+    assert people.opponents_of("perfect2,L5", parser) == ("perfect2", "L5")
+    with pytest.raises(SystemExit):
+        people.opponents_of("perfect2,L9", parser)
+
+
 def test_a_correction_rounds_note_says_which_games_it_played():
     from tools.book import correct
     assert correct.played(people.OPPONENTS, (True, False)) == ""

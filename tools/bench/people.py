@@ -361,6 +361,18 @@ def report(say, by, games, command):
     say()
 
 
+def opponents_of(text, parser):
+    """The opponents an --opponents value names (every one for none); parser.error on an
+    unknown one."""
+    if not text:
+        return OPPONENTS
+    opponents = tuple(text.split(","))
+    bad = [o for o in opponents if o not in OPPONENTS]
+    if bad:
+        parser.error("unknown opponents: %s" % ",".join(bad))
+    return opponents
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=GAMES, help="games a side per opponent (default %d)" % GAMES)
@@ -369,12 +381,7 @@ def main(argv=None):
     p.add_argument("--micropython", help="a MicroPython unix port to run the engine in (faster)")
     p.add_argument("--book", default=BOOK, help="the book file (default firmware/book.bin)")
     args = p.parse_args(argv)
-    opponents = OPPONENTS
-    if args.opponents:
-        opponents = tuple(args.opponents.split(","))
-        bad = [o for o in opponents if o not in OPPONENTS]
-        if bad:
-            p.error("unknown opponents: %s" % ",".join(bad))
+    opponents = opponents_of(args.opponents, p)
     if args.games < 1 or args.jobs < 1:
         p.error("--games and --jobs must be at least 1")
     started = time.time()

@@ -96,12 +96,7 @@ def main(argv=None):
     p.add_argument("--second", action="store_true", help="the board as second player only")
     p.add_argument("--extra", default=build.EXTRA, help="the corrections file")
     args, rest = p.parse_known_args(argv)
-    opponents = people.OPPONENTS
-    if args.opponents:
-        opponents = tuple(args.opponents.split(","))
-        bad = [o for o in opponents if o not in people.OPPONENTS]
-        if bad:
-            p.error("unknown opponents: %s" % ",".join(bad))
+    opponents = people.opponents_of(args.opponents, p)
     sides = (False,) if args.second else (True, False)
     started = time.time()
 
