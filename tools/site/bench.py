@@ -1,6 +1,6 @@
 """Level 8 in the page: time per move in headless Chromium, beside CPython and the chip estimate.
 
-    python tools/site/bench.py [--positions 4453,3344352,...]
+    python tools/site/bench.py [--positions 4453,3344352,...] [--stock-loader]
 
 Builds the site (without the opening book: every move a search), opens it in
 Debian's chromium (selenium, as the tests do) and sends `level 8`, `position P`,
@@ -8,6 +8,9 @@ Debian's chromium (selenium, as the tests do) and sends `level 8`, `position P`,
 (its engine worker, the same VM and firmware as the board page); the same
 commands run on CPython (connect4.engine.protocol in this process). The chip
 column is the nodes at tools.common.chip_nodes_per_second() (tools/data/chip.txt).
+--stock-loader adds a row for the same page with the npm package's loader as it
+comes (with the debug check that tools/site/build.py's loader() takes out), in
+the same run.
 """
 import argparse
 import os
@@ -57,12 +60,15 @@ def cpython(cmds):
     return out, ms
 
 
-def browser(cmds):
+def browser(cmds, stock=False):
+    """The page's answers, ms per line and Chromium's version (stock: the package's own loader)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     folder = tempfile.mkdtemp(prefix="site-")
     profile = tempfile.mkdtemp(prefix="chromium-")
     build.build(folder, book=False)
+    if stock:
+        shutil.copyfile(os.path.join(build.WASM_DIR, "micropython.mjs"), os.path.join(folder, "micropython.mjs"))
     server, url = serve.start(directory=folder)
     opts = webdriver.ChromeOptions()
     opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -94,6 +100,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--positions", default=",".join(p or "-" for p in POSITIONS),
                     help="comma-separated move strings, '-' the empty board")
+    ap.add_argument("--stock-loader", action="store_true",
+                    help="also time the page with the npm package's loader as it comes")
     args = ap.parse_args(argv)
     positions = ["" if p == "-" else p for p in args.positions.split(",")]
     cmds = commands(positions)
@@ -101,12 +109,18 @@ def main(argv=None):
     cpy_out, cpy_ms = cpython(cmds)
     if page_out != cpy_out:
         sys.exit("error: the page and CPython answered differently:\n%s\n%s" % (page_out, cpy_out))
+    stock = []
+    if args.stock_loader:
+        stock_out, stock_ms, _ = browser(cmds, stock=True)
+        if stock_out != page_out:
+            sys.exit("error: the two loaders answered differently")
+        stock = [("Chromium %s, the npm package's loader as it comes" % version, go_times(cmds, stock_ms))]
     nodes = nodes_of(page_out)
     rate = chip_nodes_per_second()
     chip = [n * 1000.0 / rate for n in nodes]
-    rows = (("Chromium %s (the page's MicroPython, WebAssembly)" % version, go_times(cmds, page_ms)),
-            ("CPython %d.%d (host simulator)" % sys.version_info[:2], go_times(cmds, cpy_ms)),
-            ("ESP32-C3 estimate (%d nodes/s, tools/data/chip.txt)" % rate, chip))
+    rows = [("Chromium %s (the page's MicroPython, WebAssembly)" % version, go_times(cmds, page_ms))] + stock + [
+        ("CPython %d.%d (host simulator)" % sys.version_info[:2], go_times(cmds, cpy_ms)),
+        ("ESP32-C3 estimate (%d nodes/s, tools/data/chip.txt)" % rate, chip)]
     print("level 8, %d positions (%s), %d nodes a move on average, the same moves and nodes in each" % (
         len(positions), ", ".join(p or "empty" for p in positions), statistics.mean(nodes)))
     print("| where | mean ms a move | max ms |")

@@ -2,7 +2,8 @@
 
 What it writes, and why each piece:
 - micropython.mjs + micropython.wasm: MicroPython 1.28's WebAssembly build
-  (the npm package the tests already run), unchanged.
+  (the npm package the tests already run); the loader without one debug check
+  that slowed every search (loader()).
 - firmware.pack + files.json: the firmware files `make deploy` puts on a board
   (tools/board/device.py's firmware_sources() and firmware_data(): every
   firmware/*.py and book.bin, page.html.gz), as sources with the
@@ -26,6 +27,7 @@ What it writes, and why each piece:
 """
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -46,6 +48,21 @@ LIB = (("host_sim/stubs/machine.py", "lib/machine.py"),
        ("host_sim/stubs/neopixel.py", "lib/neopixel.py"),
        ("tools/site/browser_board.py", "lib/browser_board.py"),
        ("tools/site/words.py", "lib/words.py"))
+
+
+# The npm package's loader is built with emscripten's debug assertions, and one of them sits
+# on the VM's hottest path. Each call the bytecode interpreter makes goes through emscripten's
+# setjmp support in JavaScript (invoke_*), which finds the callee with getWasmTableEntry; the
+# assertion there reads the function table again (WebAssembly.Table.get) to compare it with
+# the loader's own copy of it. Nothing changes the table from JavaScript (the loader has no
+# addFunction, no table.set or grow: tests/test_site.py checks), so the check cannot fail.
+# Without it a search runs much faster: docs/benchmarks.md#level-8-in-the-browser.
+TABLE_CHECK = re.compile(r',assert\(wasmTable\.get\(funcPtr\)==func,"[^"]*"\)')
+
+
+def loader(text):
+    """The package's micropython.mjs as the page serves it: without the table check."""
+    return TABLE_CHECK.sub("", text)
 
 
 def firmware_files(book=True):
@@ -113,6 +130,11 @@ def build(out=OUT, book=True, firmware=None):
     sizes = {}
     for name in WASM_FILES:
         shutil.copyfile(os.path.join(WASM_DIR, name), os.path.join(out, name))
+    with open(os.path.join(WASM_DIR, "micropython.mjs"), encoding="utf-8") as f:
+        text = loader(f.read())
+    with open(os.path.join(out, "micropython.mjs"), "w", encoding="utf-8") as f:
+        f.write(text)
+    for name in WASM_FILES:
         sizes[name] = os.path.getsize(os.path.join(out, name))
     for name in STATIC:
         shutil.copyfile(os.path.join(HERE, "static", name), os.path.join(out, name))
