@@ -31,6 +31,16 @@ def test_a_move_that_does_not_win_is_found():
     assert exits.loses_win(("445566", 7))[1] is False  # an immediate win needs no solver
 
 
+def test_a_rerun_keeps_the_positions_of_the_file_it_replaces_once_each(tmp_path):
+    path = tmp_path / "book_exits.txt"
+    assert exits.kept_positions(str(path), {"45"}) == set()  # no file before: nothing kept
+    exits.write(str(path), ["45", "4444", "4447"], ["# an earlier run"])
+    # 43 mirrors 45 (held by this run already); 4441 mirrors 4447 and stays in the stored orientation
+    kept = exits.kept_positions(str(path), {"43", "4446"})
+    assert kept == {"4444", build.canonical("4447")[1]}
+    assert all(build.canonical(m)[1] == m for m in kept)
+
+
 POSITIONS = ["444442245736622556633727", "4444415666622222646353555733"]  # exits, judged quickly
 
 

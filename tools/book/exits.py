@@ -21,6 +21,12 @@ with `replies`), as in the game. Wherever a move does not win, the position goes
 tools/data/book_exits.txt, and build.py stores the fastest win there, as it
 does for the corrections. Then the book is built again.
 
+A rerun keeps the positions of the file it replaces (kept_positions): a
+search that failed there once, with another engine or seed, is near its
+edge, and the seeds are not the game's own PRNG state. On 2026-11-29 a rerun
+that dropped them lost the people bench a first-player position its 8 seeds
+all won (docs/ai.md); the book's move there costs 8 bytes.
+
 Approximations, said here so that nobody relies on them: a position reached
 through a forced move of the board (an immediate win, a single threat to
 block: not in the book, searched with a small budget that leaves entries in
@@ -164,6 +170,23 @@ def loses_win(pair):
     return pair, shared().solve(moves + str(col)) >= 0  # the defender to move: not lost
 
 
+def kept_positions(path, failing):
+    """The positions of the exits file at `path` (the run before) that `failing`
+    does not hold, each in its stored orientation: kept (see the module's docstring)."""
+    keys = {build.canonical(m)[0] for m in failing}
+    kept = set()
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    moves = line.split()[0]
+                    key, stored = build.canonical("" if moves == "-" else moves)
+                    if key not in keys:
+                        keys.add(key)
+                        kept.add(stored)
+    return kept
+
+
 def write(path, positions, notes):
     build.write_positions(path, positions, notes, (
         "Where a game leaves the first-player book and the top level's search, cold,",
@@ -227,8 +250,11 @@ def main(argv=None):
                  "the defender's replies after them with %d (%d)" % (
                      common.engine_fingerprint(common.MOVE_FILES), len(positions), levels.nodes(TOP_LEVEL),
                      args.seeds, cold, args.replies, len(failing) - cold))
-    write(args.exits, failing, notes)
-    say("wrote %s: %d positions" % (os.path.relpath(args.exits, ROOT), len(failing)))
+    kept = kept_positions(args.exits, failing)
+    notes.append("# kept from the file before: %d positions where this run's searches win" % len(kept))
+    write(args.exits, failing | kept, notes)
+    say("wrote %s: %d positions (%d kept from the file before)" % (
+        os.path.relpath(args.exits, ROOT), len(failing | kept), len(kept)))
     return build.main(rest + ["--exits", args.exits, "--jobs", str(args.jobs)])
 
 
