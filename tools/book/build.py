@@ -327,11 +327,9 @@ def extra_entries(table, path, known, say, what="corrections"):
     fastest win where the board holds a win, else a best-score move."""
     if not path or not os.path.exists(path):
         return {}
-    with open(path) as f:
-        lines = sorted({line.split()[0] for line in f if line.strip() and not line.startswith("#")})
+    lines = sorted(read_positions(path))
     positions = {}
     for moves in lines:
-        moves = "" if moves == "-" else moves
         key, stored = canonical(moves)
         if key not in known:
             positions.setdefault(key, stored)
@@ -346,6 +344,19 @@ def extra_entries(table, path, known, say, what="corrections"):
     say("%s (%s): %d positions, %d not in the book yet, %d entries"
         % (what, os.path.relpath(path, ROOT), len(lines), len(positions), len(entries)))
     return entries
+
+
+def read_positions(path):
+    """The positions of a file write_positions wrote (moves strings, "" the empty board);
+    none if there is no file."""
+    positions = set()
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    moves = line.split()[0]
+                    positions.add("" if moves == "-" else moves)  # "-": the empty board
+    return positions
 
 
 def write_positions(path, positions, notes, header):

@@ -175,15 +175,11 @@ def kept_positions(path, failing):
     does not hold, each in its stored orientation: kept (see the module's docstring)."""
     keys = {build.canonical(m)[0] for m in failing}
     kept = set()
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if line.strip() and not line.startswith("#"):
-                    moves = line.split()[0]
-                    key, stored = build.canonical("" if moves == "-" else moves)
-                    if key not in keys:
-                        keys.add(key)
-                        kept.add(stored)
+    for moves in sorted(build.read_positions(path)):
+        key, stored = build.canonical(moves)
+        if key not in keys:
+            keys.add(key)
+            kept.add(stored)
     return kept
 
 

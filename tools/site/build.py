@@ -55,7 +55,7 @@ LIB = (("host_sim/stubs/machine.py", "lib/machine.py"),
 # setjmp support in JavaScript (invoke_*), which finds the callee with getWasmTableEntry; the
 # assertion there reads the function table again (WebAssembly.Table.get) to compare it with
 # the loader's own copy of it. Nothing changes the table from JavaScript (the loader has no
-# addFunction, no table.set or grow: tests/test_site.py checks), so the check cannot fail.
+# addFunction, no table.set or grow: tests/test_site_loader.py checks), so the check cannot fail.
 # Without it a search runs much faster: docs/benchmarks.md#level-8-in-the-browser.
 TABLE_CHECK = re.compile(r',assert\(wasmTable\.get\(funcPtr\)==func,"[^"]*"\)')
 
@@ -129,12 +129,13 @@ def build(out=OUT, book=True, firmware=None):
     os.makedirs(os.path.join(out, "lib"))
     sizes = {}
     for name in WASM_FILES:
-        shutil.copyfile(os.path.join(WASM_DIR, name), os.path.join(out, name))
-    with open(os.path.join(WASM_DIR, "micropython.mjs"), encoding="utf-8") as f:
-        text = loader(f.read())
-    with open(os.path.join(out, "micropython.mjs"), "w", encoding="utf-8") as f:
-        f.write(text)
-    for name in WASM_FILES:
+        if name == "micropython.mjs":
+            with open(os.path.join(WASM_DIR, name), encoding="utf-8") as f:
+                text = loader(f.read())
+            with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            shutil.copyfile(os.path.join(WASM_DIR, name), os.path.join(out, name))
         sizes[name] = os.path.getsize(os.path.join(out, name))
     for name in STATIC:
         shutil.copyfile(os.path.join(HERE, "static", name), os.path.join(out, name))
